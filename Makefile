@@ -1,0 +1,33 @@
+# rbdlab: every verb sets itself up on a fresh Debian 12 machine (make deps runs first).
+#   make verify   install, build, run the gates and write reports/data/*.json  (the test command)
+#   make build    configure and compile only
+#   make deps     install the Debian packages the suite needs (idempotent)
+#   make clean    remove the build tree
+BUILD ?= build
+JOBS ?= $(shell nproc)
+DEBIAN_PACKAGES = cmake ninja-build g++ ccache libeigen3-dev libboost-dev libmpfr-dev \
+                  catch2 nlohmann-json3-dev python3
+
+.PHONY: deps build verify clean
+
+deps:
+	@missing=""; for p in $(DEBIAN_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "make deps: installing$$missing"; \
+	  SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
+	else echo "make deps: all Debian packages present"; fi
+
+$(BUILD)/build.ninja: CMakeLists.txt
+	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release
+
+build: deps $(BUILD)/build.ninja
+	cmake --build $(BUILD) -j $(JOBS)
+
+verify: build
+	cd $(BUILD) && ctest --output-on-failure --no-tests=error --timeout 1500
+
+clean:
+	rm -rf $(BUILD)

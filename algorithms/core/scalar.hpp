@@ -1,0 +1,43 @@
+#pragma once
+// Scalar-generic helpers. Every algorithm in rbdlab is a template on Scalar and must run
+// unchanged in double, in the 50-digit Reference scalar and in the operation-counting
+// scalar (DESIGN.md section 1). Three rules follow, and this header makes them easy:
+//  - math functions are called unqualified through these wrappers, so argument-dependent
+//    lookup finds boost::multiprecision's and the counting scalar's overloads;
+//  - constants enter as Scalar(k) built from exactly representable doubles or integers;
+//  - fixed-size Eigen types only, so nothing allocates.
+#include <Eigen/Core>
+#include <Eigen/Geometry>  // cross()
+#include <cmath>
+
+namespace rbd {
+
+template <class S> using Vec3 = Eigen::Matrix<S, 3, 1>;
+template <class S> using Mat3 = Eigen::Matrix<S, 3, 3>;
+template <class S> using Vec6 = Eigen::Matrix<S, 6, 1>;
+template <class S> using Mat6 = Eigen::Matrix<S, 6, 6>;
+template <class S> using VecX = Eigen::Matrix<S, Eigen::Dynamic, 1>;
+template <class S> using MatX = Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic>;
+// A joint's motion subspace has at most 6 columns; the fixed maximum keeps it on the stack.
+template <class S> using Mat6N = Eigen::Matrix<S, 6, Eigen::Dynamic, 0, 6, 6>;
+template <class S> using VecN = Eigen::Matrix<S, Eigen::Dynamic, 1, 0, 6, 1>;
+
+template <class S> inline S sin_(const S& x) { using std::sin; return sin(x); }
+template <class S> inline S cos_(const S& x) { using std::cos; return cos(x); }
+template <class S> inline S sqrt_(const S& x) { using std::sqrt; return sqrt(x); }
+template <class S> inline S abs_(const S& x) { using std::abs; return abs(x); }
+
+// Conversion between scalars goes through this one point, so the counting scalar and
+// Reference can each say how they are made from a double (exactly, by construction).
+template <class To, class From> inline To scalar_cast(const From& x) { return static_cast<To>(x); }
+
+// 3D cross-product matrix [a]x, used by Featherstone's "x" operators (Eq. 2.23, App. A).
+template <class S> inline Mat3<S> skew(const Vec3<S>& a) {
+  Mat3<S> m;
+  m << S(0), -a.z(), a.y(),
+       a.z(), S(0), -a.x(),
+       -a.y(), a.x(), S(0);
+  return m;
+}
+
+}  // namespace rbd

@@ -1,0 +1,89 @@
+#pragma once
+// Seeded random dynamic states for any Model<double> (DESIGN.md section 5): made in double,
+// then cast exactly to Reference or the counting scalar by whoever needs them.
+//
+// Draw order (fixed, so a seed always gives the same state for the same model): q joint by
+// joint in body order, then qd, qdd, tau (each nv), then f_ext body by body.
+//  - q: revolute and helical angles uniform in [-pi, pi]; prismatic displacements in
+//    [-0.5, 0.5]; cylindrical (angle, displacement); planar (angle, x, y); spherical a
+//    uniformly random unit quaternion [w x y z]; free (unit quaternion, position in
+//    [-0.5, 0.5]^3). (Ranges scaled by StateOptions.)
+//  - qd, qdd, tau: uniform in [-1, 1] times StateOptions::velocity, ::acceleration, ::tau;
+//  - f_ext: one spatial force [n; f] per body, in that body's coordinates (the convention of
+//    ExternalForces in model/workspace.hpp), components uniform in [-1, 1] times ::force.
+#include <cstdint>
+#include <vector>
+
+#include "cases/random.hpp"
+#include "model/workspace.hpp"
+
+namespace rbd::cases {
+
+struct State {
+  VecX<double> q, qd, qdd, tau;
+  std::vector<Vec6<double>> f_ext;  // one per body, body coordinates
+};
+
+struct StateOptions {
+  double angle = 3.141592653589793;  // |revolute/helical/cylindrical/planar angle| <= angle (pi as a double)
+  double displacement = 0.5;         // |prismatic, cylindrical, planar, free translation| <= displacement
+  double velocity = 1, acceleration = 1, tau = 1, force = 1;
+};
+
+inline State random_state(const Model<double>& m, std::uint64_t seed, const StateOptions& o = {}) {
+  Rng rng(seed);
+  State s;
+  s.q.resize(m.nq);
+  for (int i = 0; i < m.nb; ++i) {
+    const int k = m.q_idx[i];
+    switch (m.joint[i].type) {
+      case JointType::Revolute:
+      case JointType::Helical:
+        s.q[k] = rng.uniform(-o.angle, o.angle);
+        break;
+      case JointType::Prismatic:
+        s.q[k] = rng.uniform(-o.displacement, o.displacement);
+        break;
+      case JointType::Cylindrical:
+        s.q[k] = rng.uniform(-o.angle, o.angle);
+        s.q[k + 1] = rng.uniform(-o.displacement, o.displacement);
+        break;
+      case JointType::Planar:
+        s.q[k] = rng.uniform(-o.angle, o.angle);
+        s.q[k + 1] = rng.uniform(-o.displacement, o.displacement);
+        s.q[k + 2] = rng.uniform(-o.displacement, o.displacement);
+        break;
+      case JointType::Spherical:
+        s.q.segment<4>(k) = rng.unit_quaternion();
+        break;
+      case JointType::Free:
+        s.q.segment<4>(k) = rng.unit_quaternion();
+        for (int c = 4; c < 7; ++c) s.q[k + c] = rng.uniform(-o.displacement, o.displacement);
+        break;
+    }
+  }
+  auto fill = [&](VecX<double>& x, double scale) {
+    x.resize(m.nv);
+    for (int k = 0; k < m.nv; ++k) x[k] = scale * rng.uniform(-1, 1);
+  };
+  fill(s.qd, o.velocity);
+  fill(s.qdd, o.acceleration);
+  fill(s.tau, o.tau);
+  s.f_ext.assign(m.nb, Vec6<double>::Zero());
+  for (int i = 0; i < m.nb; ++i)
+    for (int c = 0; c < 6; ++c) s.f_ext[i][c] = o.force * rng.uniform(-1, 1);
+  return s;
+}
+
+// Exact casts of the double data to another scalar (Reference, Counted).
+template <class T> VecX<T> to(const VecX<double>& x) {
+  return x.unaryExpr([](double v) { return scalar_cast<T>(v); });
+}
+template <class T> std::vector<Vec6<T>> to(const std::vector<Vec6<double>>& f) {
+  std::vector<Vec6<T>> out;
+  out.reserve(f.size());
+  for (const auto& x : f) out.push_back(x.unaryExpr([](double v) { return scalar_cast<T>(v); }));
+  return out;
+}
+
+}  // namespace rbd::cases

@@ -1,0 +1,24 @@
+#pragma once
+// A dynamic state in any scalar, cast from the double state the case generators make.
+// Quaternions are renormalised in the target precision (a double quaternion is unit only
+// to ~1e-16), for the same reason Model::cast makes rotations exactly orthonormal.
+#include "cases/states.hpp"
+#include "model/configuration.hpp"
+#include "model/workspace.hpp"
+
+namespace rbd::verify {
+
+template <class S> struct StateOf {
+  VecX<S> q, qd, qdd, tau;
+  ExternalForces<S> f_ext;
+};
+
+template <class S> StateOf<S> cast_state(const Model<S>& m, const cases::State& x) {
+  auto c = [](double v) { return scalar_cast<S>(v); };
+  StateOf<S> s{x.q.unaryExpr(c), x.qd.unaryExpr(c), x.qdd.unaryExpr(c), x.tau.unaryExpr(c), {}};
+  normalize_quaternions(m, s.q);
+  for (const auto& f : x.f_ext) s.f_ext.push_back(f.unaryExpr(c));
+  return s;
+}
+
+}  // namespace rbd::verify
