@@ -1,6 +1,8 @@
 # rbdlab: every verb sets itself up on a fresh Debian 12 machine (make deps runs first).
 #   make verify   install, build, run the gates and write reports/data/*.json  (the test command)
 #   make build    configure and compile only
+#   make gate     compare the fresh data with reports/baselines/ (op counts exactly, accuracy budgets, digits)
+#   make baseline accept the current data as the new baselines (commit the diff)
 #   make deps     install the Debian packages the suite needs (idempotent)
 #   make clean    remove the build tree
 BUILD ?= build
@@ -8,7 +10,7 @@ JOBS ?= $(shell nproc)
 DEBIAN_PACKAGES = cmake ninja-build g++ ccache libeigen3-dev libboost-dev libmpfr-dev \
                   catch2 nlohmann-json3-dev python3
 
-.PHONY: deps build verify clean
+.PHONY: deps build verify gate baseline clean
 
 deps:
 	@missing=""; for p in $(DEBIAN_PACKAGES); do \
@@ -28,6 +30,13 @@ build: deps $(BUILD)/build.ninja
 
 verify: build
 	cd $(BUILD) && ctest --output-on-failure --no-tests=error --timeout 1500
+
+gate: deps
+	/usr/bin/python3 -m unittest tools/test_gate.py
+	/usr/bin/python3 tools/gate.py check
+
+baseline: deps
+	/usr/bin/python3 tools/gate.py baseline
 
 clean:
 	rm -rf $(BUILD)
