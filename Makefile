@@ -1,5 +1,6 @@
 # rbdlab: every verb sets itself up on a fresh Debian 12 machine (make deps runs first).
 #   make verify   install, build, run the gates and write reports/data/*.json  (the test command)
+#   make report   verify + bench + generate reports/*.md and plots (the main job)
 #   make build    configure and compile only
 #   make gate     compare the fresh data with reports/baselines/ (op counts exactly, accuracy budgets, digits)
 #   make baseline accept the current data as the new baselines (commit the diff)
@@ -8,9 +9,9 @@
 BUILD ?= build
 JOBS ?= $(shell nproc)
 DEBIAN_PACKAGES = cmake ninja-build g++ ccache libeigen3-dev libboost-dev libmpfr-dev \
-                  catch2 nlohmann-json3-dev python3
+                  catch2 nlohmann-json3-dev python3 python3-matplotlib
 
-.PHONY: deps build verify gate baseline clean
+.PHONY: deps build verify report gate baseline clean
 
 deps:
 	@missing=""; for p in $(DEBIAN_PACKAGES); do \
@@ -30,6 +31,10 @@ build: deps $(BUILD)/build.ninja
 
 verify: build
 	cd $(BUILD) && ctest --output-on-failure --no-tests=error --timeout 1500
+
+report: verify
+	PYTHONDONTWRITEBYTECODE=1 /usr/bin/python3 -m unittest reports/test_generate.py
+	/usr/bin/python3 reports/generate.py --data reports/data --out reports
 
 gate: deps
 	/usr/bin/python3 -m unittest tools/test_gate.py

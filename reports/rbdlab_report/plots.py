@@ -1,0 +1,224 @@
+"""Plots: matplotlib with the Agg backend, written as SVG with a fixed hash salt and no date,
+so a regeneration from the same data is byte-identical."""
+import os
+
+from . import fmt
+from .data import FIT_MIN_N, GenerationError, bench_keys_for_case, gu_n, poly_eval
+
+try:
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import matplotlib.ticker
+except ImportError as e:  # pragma: no cover - depends on the machine
+    plt = None
+    _IMPORT_ERROR = str(e)
+
+STYLE = {
+    "svg.hashsalt": "rbdlab-report",
+    "svg.fonttype": "none",          # text stays text: smaller SVGs, readable diffs
+    "font.size": 9,
+    "axes.grid": True,
+    "grid.alpha": 0.3,
+    "legend.fontsize": 7,
+    "figure.dpi": 100,
+}
+
+
+def check_available():
+    if plt is None:
+        raise GenerationError("matplotlib is not importable by this Python "
+                              f"({_IMPORT_ERROR}); install Debian's python3-matplotlib and run with /usr/bin/python3")
+    matplotlib.rcParams.update(STYLE)
+
+
+BOOK_STYLES = ["--", "-.", ":", (0, (5, 1)), (0, (3, 1, 1, 1, 1, 1)), (0, (1, 3))]
+
+
+def _integer_x(ax):
+    ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
+
+
+def _plain_log_ticks(fig):
+    """Log axes labelled 1, 2, 5, 10, 20, ... in plain text (no mathtext: faster, and readable
+    as text in the SVG)."""
+    for ax in fig.axes:
+        for axis, scale, lim in ((ax.xaxis, ax.get_xscale(), ax.get_xlim()),
+                                 (ax.yaxis, ax.get_yscale(), ax.get_ylim())):
+            if scale == "log":
+                lo, hi = sorted(lim)
+                wide = lo > 0 and hi / lo > 10 ** 2.5
+                axis.set_major_locator(matplotlib.ticker.LogLocator(base=10, subs=(1.0,) if wide else (1.0, 2.0, 5.0)))
+                axis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:g}"))
+                axis.set_minor_formatter(matplotlib.ticker.NullFormatter())
+
+
+def _save(fig, path):
+    _plain_log_ticks(fig)
+    fig.tight_layout()
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    fig.savefig(path, format="svg", metadata={"Date": None})
+    plt.close(fig)
+
+
+def _colors(data, family):
+    names = data.variants.get(family, []) + data.peers.get(family, [])
+    cycle = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    return {v: cycle[i % len(cycle)] for i, v in enumerate(names)}
+
+
+def _book_label(row):
+    return row["source"].replace("Table 10.1 ", "")
+
+
+def _gu_records(data, family, variant):
+    rs = [(gu_n(r["case"]), r) for r in data.acc_records(family, variant)]
+    return sorted(((n, r) for n, r in rs if n is not None), key=lambda t: t[0])
+
+
+def error_vs_n(data, family, path):
+    """err_eps_max and mean vs n on GU(n); right panel: the gated measure against its budget."""
+    variants = [v for v in data.variants[family] if _gu_records(data, family, v)]
+    if not variants:
+        return False
+    col = _colors(data, family)
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(9, 3.4))
+    budget = None
+    for v in variants:
+        pts = _gu_records(data, family, v)
+        ns_ = [n for n, _ in pts]
+        ax1.plot(ns_, [r["err_eps_max"] for _, r in pts], "o-", color=col[v], label=f"{v} max")
+        ax1.plot(ns_, [r["err_eps_mean"] for _, r in pts], "x--", color=col[v], label=f"{v} mean")
+        ax2.plot(ns_, [r["err_eps_vs_typical_max"] for _, r in pts], "o-", color=col[v], label=v)
+        budget = [(n, r["budget_eps"]) for n, r in pts]
+    ax2.step([n for n, _ in budget], [b for _, b in budget], where="mid", color="black",
+             linestyle=":", label="budget_eps")
+    _integer_x(ax1)
+    _integer_x(ax2)
+    ax1.set(xlabel="n (GU(n) bodies)", ylabel="error / eps", yscale="log",
+            title="normwise error over seeds")
+    ax2.set(xlabel="n (GU(n) bodies)", ylabel="error / eps", yscale="log",
+            title="max error vs typical output size (gated)")
+    ax1.legend(ncol=2)
+    ax2.legend()
+    _save(fig, path)
+    return True
+
+
+def ops_vs_n(data, family, path):
+    variants = [v for v in data.variants[family] if data.ops_series(family, v)]
+    if not variants:
+        return False
+    col = _colors(data, family)
+    fig, axes = plt.subplots(1, 2, figsize=(9, 3.6))
+    nmax = max(s[0] for v in variants for s in data.ops_series(family, v))
+    xs = list(range(1, nmax + 1))
+    for idx, (ax, key) in enumerate(zip(axes, ("m", "a"))):
+        for v in variants:
+            s = data.ops_series(family, v)
+            ax.plot([t[0] for t in s], [t[1 + idx] for t in s], "o-", markersize=3, color=col[v], label=v)
+        bx = [n for n in xs if n >= 2]   # the book's formulas are for chains, not a lone body
+        for j, row in enumerate(data.book_rows(family)):
+            ax.plot(bx, [poly_eval(row[key], n) for n in bx], linestyle=BOOK_STYLES[j % len(BOOK_STYLES)],
+                    linewidth=1, color="0.25", label=_book_label(row))
+        _integer_x(ax)
+        ax.set(xlabel="n (GU(n) bodies)", ylabel=("multiplications" if key == "m" else "additions"),
+               title=f"{key} per call")
+    axes[0].legend(loc="upper left", fontsize=6)
+    _save(fig, path)
+    return True
+
+
+def time_vs_n(data, family, case, path):
+    b = data.bench
+    names = [v for v in data.variants[family] + data.peers[family] if b.series(family, v, case)]
+    if not names:
+        return False
+    col = _colors(data, family)
+    fig, ax = plt.subplots(figsize=(6, 3.8))
+    for v in names:
+        s = b.series(family, v, case)
+        sl = b.slope(family, v, case)
+        label = f"{v}: slope {fmt.slope(sl)}" if sl is not None else f"{v}: slope {fmt.NA}"
+        style = "s--" if v in data.peers[family] else "o-"
+        ax.plot([n for n, _ in s], [t for _, t in s], style, color=col[v], label=label, markersize=4)
+    ax.set(xscale="log", yscale="log", xlabel="n (bodies)", ylabel="median time per call (ns)",
+           title=f"{family} on {case} (slopes fitted over n >= {FIT_MIN_N})")
+    ax.legend()
+    _save(fig, path)
+    return True
+
+
+def work_precision_points(data, family, variant):
+    """[(case, n, median ns, err_eps_max)] for accuracy cases with a benchmark of the same model."""
+    out = []
+    for r in data.acc_records(family, variant):
+        for bcase, n in bench_keys_for_case(r["case"]):
+            t = data.bench.median(family, variant, bcase, n)
+            if t is not None:
+                out.append((r["case"], n, t, r["err_eps_max"]))
+                break
+    return out
+
+
+def work_precision(data, family, path):
+    col = _colors(data, family)
+    series = {v: work_precision_points(data, family, v) for v in data.variants[family]}
+    series = {v: s for v, s in series.items() if s}
+    if not series:
+        return False
+    fig, ax = plt.subplots(figsize=(6, 3.8))
+    for v, s in series.items():
+        ax.plot([t for _, _, t, _ in s], [e for _, _, _, e in s], "o", color=col[v], label=v)
+        for c, n, t, e in s:
+            ax.annotate(c, (t, e), fontsize=5, xytext=(2, 2), textcoords="offset points", color=col[v])
+    ax.set(xscale="log", yscale="log", xlabel="median time per call (ns)", ylabel="err_eps_max (error / eps)",
+           title=f"{family}: work vs precision (lower left is better)")
+    ax.legend()
+    _save(fig, path)
+    return True
+
+
+def overview(data, path):
+    """One column per family: error on GU(n) (top) and time on GU(n) or op counts (bottom)."""
+    fams = [f for f in data.families if data.variants.get(f)]
+    if not fams:
+        return False
+    fig, axes = plt.subplots(2, len(fams), figsize=(3.2 * len(fams), 5.6), squeeze=False)
+    for j, fam in enumerate(fams):
+        col = _colors(data, fam)
+        top, bottom = axes[0][j], axes[1][j]
+        for v in data.variants[fam]:
+            pts = _gu_records(data, fam, v)
+            if pts:
+                top.plot([n for n, _ in pts], [r["err_eps_max"] for _, r in pts], "o-", markersize=3,
+                         color=col[v], label=v)
+        top.set(title=fam, yscale="log", xlabel="n (GU(n))", ylabel="err_eps_max" if j == 0 else None)
+        _integer_x(top)
+        if data.bench and any(data.bench.series(fam, v, "gu") for v in data.variants[fam] + data.peers[fam]):
+            for v in data.variants[fam] + data.peers[fam]:
+                s = data.bench.series(fam, v, "gu")
+                if s:
+                    bottom.plot([n for n, _ in s], [t for _, t in s], "s--" if v in data.peers[fam] else "o-",
+                                markersize=3, color=col[v], label=v)
+            bottom.set(xscale="log", yscale="log", xlabel="n (GU(n))", ylabel="median ns" if j == 0 else None)
+        else:
+            drew = False
+            for v in data.variants[fam]:
+                s = data.ops_series(fam, v)
+                if s:
+                    drew = True
+                    bottom.plot([t[0] for t in s], [t[1] + t[2] for t in s], "o-", markersize=3,
+                                color=col[v], label=v)
+            if drew:
+                bottom.set(xlabel="n (GU(n))", ylabel="m + a per call" if j == 0 else None)
+            else:
+                bottom.text(0.5, 0.5, "op counts: not counted\nbenchmarks: not run", ha="center", va="center",
+                            transform=bottom.transAxes)
+                bottom.set_axis_off()
+        if top.lines:
+            top.legend()
+        if bottom.lines:
+            bottom.legend()
+    _save(fig, path)
+    return True
