@@ -9,9 +9,10 @@
 BUILD ?= build
 JOBS ?= $(shell nproc)
 DEBIAN_PACKAGES = cmake ninja-build g++ ccache libeigen3-dev libboost-dev libmpfr-dev \
-                  catch2 nlohmann-json3-dev python3 python3-matplotlib
+                  catch2 nlohmann-json3-dev python3 python3-matplotlib \
+                  pkg-config liburdfdom-dev libbenchmark-dev libmujoco-dev
 
-.PHONY: deps build verify report gate baseline clean
+.PHONY: deps build verify bench report gate baseline clean
 
 deps:
 	@missing=""; for p in $(DEBIAN_PACKAGES); do \
@@ -32,7 +33,21 @@ build: deps $(BUILD)/build.ninja
 verify: build
 	cd $(BUILD) && ctest --output-on-failure --no-tests=error --timeout 1500
 
-report: verify
+# Benchmarks: a failed run leaves the last good bench.json in place (its output goes to
+# reports/data/failed/). QUICK=1 is a smoke run (n = 7 and 30, one repetition).
+BENCH_JSON = reports/data/bench.json
+bench: deps $(BUILD)/build.ninja
+	cmake --build $(BUILD) -j $(JOBS) --target rbdlab_bench
+	@mkdir -p reports/data/failed
+	@rm -f $(BENCH_JSON).tmp
+	@if $(BUILD)/bench/rbdlab_bench $(if $(filter 1 true yes,$(QUICK)),--quick) \
+	      --benchmark_out=$(BENCH_JSON).tmp --benchmark_out_format=json; then \
+	  mv -f $(BENCH_JSON).tmp $(BENCH_JSON) && echo "make bench: wrote $(BENCH_JSON)"; \
+	else rc=$$?; mv -f $(BENCH_JSON).tmp reports/data/failed/bench.json 2>/dev/null; \
+	  echo "make bench: rbdlab_bench failed (exit $$rc); $(BENCH_JSON) left as it was" \
+	       "(this run's output, if any: reports/data/failed/bench.json)"; exit $$rc; fi
+
+report: verify bench
 	PYTHONDONTWRITEBYTECODE=1 /usr/bin/python3 -m unittest reports/test_generate.py
 	/usr/bin/python3 reports/generate.py --data reports/data --out reports
 

@@ -12,6 +12,9 @@
 //                                               prismatic_x|_y|_z|_axis, helical, cylindrical,
 //                                               planar, spherical, free
 //   dh:puma_like                                PUMA-560-like DH chain, section 4.3
+//   urdf:<robot>                                a robot of ../shared/cases/urdf (dynamics-only
+//                                               copy) through the URDF loader, <robot> in
+//                                               ur5|panda|iiwa14|solo12 (solo12 with a free root)
 // Numbers are read with std::from_chars (locale-independent). build_case throws
 // std::invalid_argument naming the problem for any id it cannot build.
 #include <charconv>
@@ -29,6 +32,7 @@
 #include "cases/dh.hpp"
 #include "cases/gu.hpp"
 #include "cases/states.hpp"
+#include "cases/urdf_robots.hpp"
 #include "cases/zigzag.hpp"
 
 namespace rbd::cases {
@@ -55,7 +59,8 @@ inline std::vector<std::string> split(const std::string& s, char sep) {
 [[noreturn]] inline void bad_id(const std::string& id, const std::string& why) {
   throw std::invalid_argument("unknown or malformed case id '" + id + "': " + why +
                               ". Valid forms: gu:N[:seed=S], tree:bf=B:nb=N[:skew=K][:taper=T], "
-                              "planar_chain:nb=N, zigzag, all_joints[:seed=S], joint:<name>, dh:puma_like");
+                              "planar_chain:nb=N, zigzag, all_joints[:seed=S], joint:<name>, dh:puma_like, "
+                              "urdf:<robot> (ur5, panda, iiwa14, solo12)");
 }
 
 template <class T> T parse_number(const std::string& id, const std::string& key, const std::string& text) {
@@ -136,11 +141,19 @@ inline Model<double> build_case(const std::string& id) {
     if (p.size() == 2 && p[1] == "puma_like") return puma_like_dh();
     bad_id(id, "the only DH case is dh:puma_like");
   }
+  if (family == "urdf") {
+    if (p.size() != 2) bad_id(id, "expected urdf:<robot>, e.g. urdf:ur5");
+    try {
+      return urdf_robot(p[1]).model;  // a missing or bad file throws UrdfError naming it
+    } catch (const std::invalid_argument& e) {
+      bad_id(id, e.what());
+    }
+  }
   bad_id(id, "unknown family '" + family + "'");
 }
 
 // The cases every gate and the accuracy sweep run on, in a fixed order. Tags: "verify";
-// the family ("gu", "tree", "all_joints", "zigzag", "dh", "joint"); "single_dof" when every
+// the family ("gu", "tree", "all_joints", "zigzag", "dh", "joint", "urdf"); "single_dof" when every
 // joint has one degree of freedom (the domain of the 3D Luh-Walker-Paul algorithm);
 // "floating_base" when body 0 has a free joint.
 inline std::vector<CaseSpec> verify_cases() {
@@ -161,6 +174,7 @@ inline std::vector<CaseSpec> verify_cases() {
   push("zigzag", "zigzag");
   push("dh:puma_like", "dh");
   for (const JointCase& c : joint_cases()) push("joint:" + single_joint_name(c.type, c.axis), "joint");
+  for (const UrdfRobot& r : urdf_robots()) push("urdf:" + r.name, "urdf");  // ../shared/cases/urdf
   return out;
 }
 

@@ -283,7 +283,7 @@ template <class S> Model<S> exact_rigid(Model<S> m) {
     m.joint[i].axis /= sqrt(m.joint[i].axis.squaredNorm());
     Mat3<S>& E = m.Xtree[i].E;
     for (int it = 0; it < 8; ++it) E = E * (S(3) * Mat3<S>::Identity() - E.transpose() * E) / S(2);
-    m.Icom[i] = (m.Icom[i] + m.Icom[i].transpose()) / S(2);
+    m.Icom[i] = ((m.Icom[i] + m.Icom[i].transpose()) / S(2)).eval();  // eval: no aliasing
   }
   return m;
 }

@@ -5,23 +5,24 @@
 
 namespace rbd {
 
-template <class S> inline Vec3<S> ang(const Vec6<S>& x) { return x.template head<3>(); }
-template <class S> inline Vec3<S> lin(const Vec6<S>& x) { return x.template tail<3>(); }
+template <class S> RBD_INLINE Vec3<S> ang(const Vec6<S>& x) { return x.template head<3>(); }
+template <class S> RBD_INLINE Vec3<S> lin(const Vec6<S>& x) { return x.template tail<3>(); }
 
-template <class S> inline Vec6<S> join(const Vec3<S>& top, const Vec3<S>& bottom) {
+template <class S> RBD_INLINE Vec6<S> join(const Vec3<S>& top, const Vec3<S>& bottom) {
   Vec6<S> x;
-  x << top, bottom;
+  x.template head<3>() = top;  // not the comma initialiser: it is not inlined and makes the
+  x.template tail<3>() = bottom;  // result go through memory (see RBD_INLINE)
   return x;
 }
 
 // v x m, the motion cross product (Eq. 2.31): [w x mw; w x mv + v x mw].
-template <class S> inline Vec6<S> crm(const Vec6<S>& v, const Vec6<S>& m) {
+template <class S> RBD_INLINE Vec6<S> crm(const Vec6<S>& v, const Vec6<S>& m) {
   const Vec3<S> w = ang(v), vl = lin(v), mw = ang(m), mv = lin(m);
   return join<S>(w.cross(mw), w.cross(mv) + vl.cross(mw));
 }
 
 // v x* f, the force cross product (Eq. 2.32): [w x n + v x f; w x f].
-template <class S> inline Vec6<S> crf(const Vec6<S>& v, const Vec6<S>& f) {
+template <class S> RBD_INLINE Vec6<S> crf(const Vec6<S>& v, const Vec6<S>& f) {
   const Vec3<S> w = ang(v), vl = lin(v), n = ang(f), fl = lin(f);
   return join<S>(w.cross(n) + vl.cross(fl), w.cross(fl));
 }

@@ -14,22 +14,22 @@ template <class S> struct Transform {
   static Transform identity() { return Transform{}; }
 
   // X m  (App. A, Table A.1 "X v"): [E w; E (v - r x w)].
-  Vec6<S> apply(const Vec6<S>& m) const {
+  RBD_INLINE Vec6<S> apply(const Vec6<S>& m) const {
     const Vec3<S> w = ang(m);
     return join<S>(E * w, E * (lin(m) - r.cross(w)));
   }
   // X^-1 m: [E^T w; E^T v + r x E^T w].
-  Vec6<S> apply_inverse(const Vec6<S>& m) const {
+  RBD_INLINE Vec6<S> apply_inverse(const Vec6<S>& m) const {
     const Vec3<S> w = E.transpose() * ang(m);
     return join<S>(w, E.transpose() * lin(m) + r.cross(w));
   }
   // X* f = X^-T f: [E (n - r x f); E f].
-  Vec6<S> apply_force(const Vec6<S>& f) const {
+  RBD_INLINE Vec6<S> apply_force(const Vec6<S>& f) const {
     const Vec3<S> fl = lin(f);
     return join<S>(E * (ang(f) - r.cross(fl)), E * fl);
   }
   // X^T f = (X*)^-1 f: [E^T n + r x E^T f; E^T f]; carries a force from B back to A.
-  Vec6<S> apply_transpose(const Vec6<S>& f) const {
+  RBD_INLINE Vec6<S> apply_transpose(const Vec6<S>& f) const {
     const Vec3<S> fl = E.transpose() * lin(f);
     return join<S>(E.transpose() * ang(f) + r.cross(fl), fl);
   }
@@ -51,6 +51,30 @@ template <class S> struct Transform {
                         r.unaryExpr([](const S& x) { return scalar_cast<T>(x); })};
   }
 };
+
+// F = X^T F for the columns [c0, c0 + k) of a set of force vectors (each one as in
+// apply_transpose, 24m + 18a): Table 6.2's F = ^lambda(j)X_j^* F applied to many F at once.
+// Written on one row pointer per component, marked __restrict (the rows do not overlap), so
+// that the compiler vectorises across columns.
+namespace detail {
+template <class S>
+RBD_INLINE void apply_transpose_rows(const Mat3<S>& E, const Vec3<S>& r, int k, S* __restrict n0, S* __restrict n1,
+                                     S* __restrict n2, S* __restrict f0, S* __restrict f1, S* __restrict f2) {
+  for (int c = 0; c < k; ++c) {
+    const S g0 = E(0, 0) * f0[c] + E(1, 0) * f1[c] + E(2, 0) * f2[c];  // E^T f
+    const S g1 = E(0, 1) * f0[c] + E(1, 1) * f1[c] + E(2, 1) * f2[c];
+    const S g2 = E(0, 2) * f0[c] + E(1, 2) * f1[c] + E(2, 2) * f2[c];
+    const S m0 = E(0, 0) * n0[c] + E(1, 0) * n1[c] + E(2, 0) * n2[c] + (r[1] * g2 - r[2] * g1);  // E^T n + r x E^T f
+    const S m1 = E(0, 1) * n0[c] + E(1, 1) * n1[c] + E(2, 1) * n2[c] + (r[2] * g0 - r[0] * g2);
+    const S m2 = E(0, 2) * n0[c] + E(1, 2) * n1[c] + E(2, 2) * n2[c] + (r[0] * g1 - r[1] * g0);
+    n0[c] = m0; n1[c] = m1; n2[c] = m2;
+    f0[c] = g0; f1[c] = g1; f2[c] = g2;
+  }
+}
+}  // namespace detail
+template <class S> RBD_INLINE void apply_transpose_columns(const Transform<S>& X, Forces6<S>& F, int c0, int k) {
+  detail::apply_transpose_rows<S>(X.E, X.r, k, &F(0, c0), &F(1, c0), &F(2, c0), &F(3, c0), &F(4, c0), &F(5, c0));
+}
 
 // Elementary transforms of Table 2.2 / Eq. 2.24-2.27: coordinate rotations rx, ry, rz.
 template <class S> inline Mat3<S> rx(const S& c, const S& s) {

@@ -2,6 +2,16 @@
 // Recursive Newton-Euler algorithm in body coordinates, Featherstone Table 5.1
 // (Eqs. 5.16-5.20 with 5.9 and 5.11). Gravity enters as a fictitious base acceleration
 // a_0 = -a_g, so tau includes the gravity terms.
+//
+// Written for speed without leaving the table's lines (section 10.3.1's optimisations that
+// hold for any model; see README.md "Cost"):
+//  - ^iX_lambda(i) = X_J X_T(i) is composed directly (jcalc_xup): an elementary rotation only
+//    mixes two rows of E_T;
+//  - for 1-DoF joints (revolute, prismatic, helical) S is one column s, and S qd, S qdd,
+//    v x vJ and S^T f go through the screw helpers of model/joint.hpp, which reduce to
+//    selections for axis-aligned joints; multi-DoF joints use jcalc's S;
+//  - the base terms: v_0 = 0, so v_i = vJ and v_i x vJ = 0 for a child of the base, and
+//    ^iX_0 a_0 with a_0 = [0; -g] is [0; -E g].
 #include <string_view>
 
 #include "model/workspace.hpp"
@@ -19,29 +29,49 @@ struct RneaSpatial {
   static void run(const Model<S>& model, const VecX<S>& q, const VecX<S>& qd, const VecX<S>& qdd,
                   const ExternalForces<S>* f_ext, VecX<S>& tau, Workspace<S>& ws) {
     const auto& parent = model.parent;
-    const Vec6<S> a0 = -model.a_g();
+    const Vec3<S> minus_g = -model.gravity;  // a_0 = -a_g = [0; -g]
     // Pass 1, base to tips: velocities, accelerations and the net body forces f_i^B.
     for (int i = 0; i < model.nb; ++i) {
-      const auto& joint = model.joint[i];
-      auto& J = ws.jk[i];
-      jcalc(joint, q.segment(model.q_idx[i], joint.nq()), qd.segment(model.v_idx[i], joint.nv()), J);
-      ws.Xup[i] = J.XJ * model.Xtree[i];                                   // ^iX_lambda(i)
-      const Vec6<S> Sqdd = J.S_ * qdd.segment(model.v_idx[i], joint.nv());
-      if (parent[i] < 0) {
-        ws.v[i] = J.vJ;                                                   // Eq. 5.18, v_0 = 0
-        ws.a[i] = ws.Xup[i].apply(a0) + Sqdd + J.cJ;                      // Eq. 5.19 (v x vJ = 0)
+      const Joint<S>& joint = model.joint[i];
+      const int lambda = parent[i], vi = model.v_idx[i];
+      Transform<S>& Xup = ws.Xup[i];
+      Vec6<S>& v = ws.v[i];
+      Vec6<S>& a = ws.a[i];
+      jcalc_xup(joint, q.segment(model.q_idx[i], joint.nq()), model.Xtree[i], ws.jk[i], Xup);  // ^iX_lambda(i) = X_J X_T(i)
+      if (joint.nv() == 1) {
+        const S qdi = qd[vi], qddi = qdd[vi];
+        if (lambda < 0) {
+          v = screw_times(joint, qdi);                                     // Eq. 5.18, v_0 = 0
+          a = join<S>(Vec3<S>::Zero(), Xup.E * minus_g);                   // Eq. 5.19: ^iX_0 a_0
+        } else {
+          v = Xup.apply(ws.v[lambda]);                                     // Eq. 5.18
+          add_screw_times(joint, qdi, v);                                  //   + vJ, vJ = s qd (5.16)
+          a = Xup.apply(ws.a[lambda]);                                     // Eq. 5.19
+          add_cross_screw_times(joint, v, qdi, a);                         //   + v_i x vJ (cJ = 0)
+        }
+        add_screw_times(joint, qddi, a);                                   //   + s qdd
       } else {
-        ws.v[i] = ws.Xup[i].apply(ws.v[parent[i]]) + J.vJ;                // Eq. 5.18
-        ws.a[i] = ws.Xup[i].apply(ws.a[parent[i]]) + Sqdd + J.cJ + crm<S>(ws.v[i], J.vJ);  // Eq. 5.19
+        JointKinematics<S>& J = ws.jk[i];                                  // X_J, S from jcalc_xup
+        J.vJ.noalias() = J.S_ * qd.segment(vi, joint.nv());               // Eq. 5.16
+        a.noalias() = J.S_ * qdd.segment(vi, joint.nv());                 // S qdd (+ cJ = 0)
+        if (lambda < 0) {
+          v = J.vJ;                                                        // Eq. 5.18, v_0 = 0
+          a.template tail<3>() += Xup.E * minus_g;                         // Eq. 5.19: ^iX_0 a_0
+        } else {
+          v = Xup.apply(ws.v[lambda]) + J.vJ;                              // Eq. 5.18
+          a += Xup.apply(ws.a[lambda]) + crm<S>(v, J.vJ);                  // Eq. 5.19
+        }
       }
-      ws.f[i] = model.I[i] * ws.a[i] + crf<S>(ws.v[i], model.I[i] * ws.v[i]);  // Eq. 5.9
-      if (f_ext) ws.f[i] -= (*f_ext)[i];                                       // Eq. 5.20, body coords
+      ws.f[i] = model.I[i] * a + crf<S>(v, model.I[i] * v);              // Eq. 5.9
+      if (f_ext) ws.f[i] -= (*f_ext)[i];                                   // Eq. 5.20, body coords
     }
     // Pass 2, tips to base: joint forces (Eq. 5.11) and accumulation of forces into parents.
     for (int i = model.nb - 1; i >= 0; --i) {
-      const auto& J = ws.jk[i];
-      tau.segment(model.v_idx[i], model.joint[i].nv()) = J.S_.transpose() * ws.f[i];
-      if (parent[i] >= 0) ws.f[parent[i]] += ws.Xup[i].apply_transpose(ws.f[i]);
+      const Joint<S>& joint = model.joint[i];
+      const int vi = model.v_idx[i];
+      if (joint.nv() == 1) tau[vi] = screw_transpose_times(joint, ws.f[i]);              // Eq. 5.11
+      else tau.segment(vi, joint.nv()).noalias() = ws.jk[i].S_.transpose() * ws.f[i];   // Eq. 5.11
+      if (parent[i] >= 0) ws.f[parent[i]] += ws.Xup[i].apply_transpose(ws.f[i]);        // Eq. 5.20
     }
   }
 };

@@ -16,6 +16,7 @@
 #include <array>
 #include <string_view>
 
+#include "core/inertia.hpp"
 #include "core/transform.hpp"
 
 namespace rbd {
@@ -96,8 +97,8 @@ template <class S> inline Mat3<S> quat_to_matrix(const S& w, const S& x, const S
 template <class S> struct JointKinematics {
   Transform<S> XJ;
   Mat6N<S> S_;  // motion subspace S (Eq. 3.33), 6 x nv
-  Vec6<S> vJ;   // S qd (Eq. 5.16)
-  Vec6<S> cJ;   // apparent derivative of S times qd (Eq. 5.17); zero for every joint here
+  Vec6<S> vJ = Vec6<S>::Zero();  // S qd (Eq. 5.16)
+  Vec6<S> cJ = Vec6<S>::Zero();  // apparent derivative of S times qd (Eq. 5.17); zero for every joint here
 };
 
 // The position part of jcalc (section 4.4): XJ and S from q. q is this joint's own slice.
@@ -163,6 +164,175 @@ template <class S, class QVec, class VVec>
 inline void jcalc(const Joint<S>& j, const QVec& q, const VVec& qd, JointKinematics<S>& out) {
   jcalc_position(j, q, out);
   out.vJ = out.S_ * qd;
+}
+
+// ---------------------------------------------------------------------------------------
+// Fast paths for the tree algorithms (section 10.3.1: exploit the structure of X_J and S).
+//
+// jcalc_xup: ^iX_lambda(i) = X_J(q) X_T(i) (Table 5.1, line 2) composed without forming X_J.
+// rot(E_J) xlt(r_J) rot(E_T) xlt(r_T) = rot(E_J E_T) xlt(r_T + E_T^T r_J). For a joint about
+// (or along) a coordinate axis e_k, E_J is the elementary rotation of Eqs. 2.24-2.26, which
+// only mixes rows k1 = k+1 and k2 = k+2 (mod 3) of E_T: 12m + 6a instead of a 3x3 product;
+// and E_T^T r_J = E_T^T e_k d is row k of E_T times d. 1-DoF joints need nothing else from
+// jcalc (see the screw helpers below), so J is left untouched for them; multi-DoF joints go
+// through jcalc_position, which leaves X_J and S in J for the algorithm to use.
+namespace detail {
+// Runs f.template operator()<K>() with the axis index K = k (0, 1, 2) as a constant. Indexing
+// a local 6-vector with a run-time k forces it out of registers into memory, where the next
+// wider load of it stalls (store forwarding); with K constant it stays in registers.
+template <class F> RBD_INLINE decltype(auto) with_axis(int k, F&& f) {
+  switch (k) {
+    case 0: return f.template operator()<0>();
+    case 1: return f.template operator()<1>();
+    default: return f.template operator()<2>();
+  }
+}
+
+// E = E_J(c, s) E_T for E_J the coordinate rotation by the joint angle about the joint axis.
+template <class S> RBD_INLINE void rotate_rows(const Joint<S>& j, const S& c, const S& s, const Mat3<S>& ET, Mat3<S>& E) {
+  if (j.aligned < 0) { E.noalias() = rot_axis<S>(j.axis, c, s) * ET; return; }
+  with_axis(j.aligned, [&]<int k>() RBD_INLINE_LAMBDA {
+    constexpr int k1 = (k + 1) % 3, k2 = (k + 2) % 3;
+    for (int col = 0; col < 3; ++col) {           // rx, ry, rz of Eqs. 2.24-2.26
+      E(k, col) = ET(k, col);
+      E(k1, col) = c * ET(k1, col) + s * ET(k2, col);
+      E(k2, col) = c * ET(k2, col) - s * ET(k1, col);
+    }
+  });
+}
+// r = r_T + E_T^T (a d): the joint's translation d along its axis a, in parent coordinates.
+template <class S> RBD_INLINE void slide(const Joint<S>& j, const S& d, const Transform<S>& XT, Vec3<S>& r) {
+  if (j.aligned < 0) r = XT.r + XT.E.transpose() * (j.axis * d);
+  else with_axis(j.aligned, [&]<int k>() RBD_INLINE_LAMBDA { r = XT.r + XT.E.row(k).transpose() * d; });
+}
+}  // namespace detail
+
+namespace detail {
+// Multi-DoF joints: X_J and S from jcalc, kept in J. Out of line, so that the common 1-DoF
+// paths of jcalc_xup stay small enough to inline into the algorithms' loops.
+template <class S, class QVec>
+EIGEN_DONT_INLINE void jcalc_xup_multi_dof(const Joint<S>& j, const QVec& q, const Transform<S>& XT,
+                                           JointKinematics<S>& J, Transform<S>& Xup) {
+  jcalc_position(j, q, J);
+  Xup = J.XJ * XT;
+}
+}  // namespace detail
+
+template <class S, class QVec>
+RBD_INLINE void jcalc_xup(const Joint<S>& j, const QVec& q, const Transform<S>& XT, JointKinematics<S>& J,
+                          Transform<S>& Xup) {
+  switch (j.type) {
+    case JointType::Revolute: {
+      const S qi = q[0];
+      detail::rotate_rows(j, cos_(qi), sin_(qi), XT.E, Xup.E);
+      Xup.r = XT.r;
+      return;
+    }
+    case JointType::Prismatic:
+      Xup.E = XT.E;
+      detail::slide(j, S(q[0]), XT, Xup.r);
+      return;
+    case JointType::Helical: {
+      const S qi = q[0];
+      detail::rotate_rows(j, cos_(qi), sin_(qi), XT.E, Xup.E);
+      detail::slide(j, S(j.pitch * qi), XT, Xup.r);
+      return;
+    }
+    default:  // multi-DoF joints: X_J and S from jcalc, kept in J
+      detail::jcalc_xup_multi_dof(j, q, XT, J, Xup);
+      return;
+  }
+}
+
+// The motion subspace of a 1-DoF joint is one column s (Table 4.1): revolute [a; 0],
+// prismatic [0; a], helical [a; h a]. With a = e_k (Joint::aligned = k) the products below
+// reduce to selecting entries of the other operand: S^T f = f_k for a revolute joint
+// (Eq. 5.11 costs nothing), S qdd adds one number, and so on. They are the same numbers as
+// the general formulas (multiplying by an exact 0 or 1 changes nothing), so every scalar sees
+// identical results; only the counts differ. Helical joints and general axes take the
+// general formulas.
+// For an axis-aligned revolute or prismatic joint s is a coordinate unit vector e_m of R^6
+// (m = k or 3 + k) and S^T f = f_m; returns that m, or -1 for any other joint.
+template <class S> inline int screw_unit_index(const Joint<S>& j) {
+  if (j.aligned < 0) return -1;
+  if (j.type == JointType::Revolute) return j.aligned;
+  if (j.type == JointType::Prismatic) return 3 + j.aligned;
+  return -1;
+}
+template <class S> RBD_INLINE Vec6<S> screw_times(const Joint<S>& j, const S& x) {  // s x
+  Vec6<S> m = Vec6<S>::Zero();
+  if (j.aligned >= 0 && j.type != JointType::Helical) {
+    detail::with_axis(j.aligned, [&]<int k>() RBD_INLINE_LAMBDA {
+      if (j.type == JointType::Revolute) m[k] = x;
+      else m[3 + k] = x;
+    });
+    return m;
+  }
+  if (j.type != JointType::Prismatic) m.template head<3>() = j.axis * x;
+  if (j.type == JointType::Prismatic) m.template tail<3>() = j.axis * x;
+  if (j.type == JointType::Helical) m.template tail<3>() = j.axis * (j.pitch * x);
+  return m;
+}
+template <class S> RBD_INLINE S screw_transpose_times(const Joint<S>& j, const Vec6<S>& f) {  // s^T f
+  if (j.aligned >= 0 && j.type != JointType::Helical)
+    return detail::with_axis(j.aligned, [&]<int k>() RBD_INLINE_LAMBDA -> S { return j.type == JointType::Revolute ? f[k] : f[3 + k]; });
+  switch (j.type) {
+    case JointType::Revolute: return j.axis.dot(f.template head<3>());
+    case JointType::Prismatic: return j.axis.dot(f.template tail<3>());
+    default: return j.axis.dot(f.template head<3>()) + j.pitch * j.axis.dot(f.template tail<3>());
+  }
+}
+template <class S> RBD_INLINE void add_screw_times(const Joint<S>& j, const S& x, Vec6<S>& m) {  // m += s x
+  if (j.aligned >= 0 && j.type != JointType::Helical)
+    detail::with_axis(j.aligned, [&]<int k>() RBD_INLINE_LAMBDA {
+      if (j.type == JointType::Revolute) m[k] += x;
+      else m[3 + k] += x;
+    });
+  else
+    m += screw_times(j, x);
+}
+// m += v x (s x), the velocity-product term v_i x v_J of Eq. 5.19 (Eq. 2.31). For s = [e_k; 0]
+// it is x [w x e_k; v x e_k], and w x e_k has entries w_k2, -w_k1 at k1, k2: 4m + 4a; for
+// s = [0; e_k] it is x [0; w x e_k].
+template <class S> RBD_INLINE void add_cross_screw_times(const Joint<S>& j, const Vec6<S>& v, const S& x, Vec6<S>& m) {
+  if (j.aligned >= 0 && j.type != JointType::Helical) {
+    detail::with_axis(j.aligned, [&]<int k>() RBD_INLINE_LAMBDA {
+      constexpr int k1 = (k + 1) % 3, k2 = (k + 2) % 3;
+      if (j.type == JointType::Revolute) {
+        m[k1] += v[k2] * x;
+        m[k2] -= v[k1] * x;
+        m[3 + k1] += v[3 + k2] * x;
+        m[3 + k2] -= v[3 + k1] * x;
+      } else {
+        m[3 + k1] += v[k2] * x;
+        m[3 + k2] -= v[k1] * x;
+      }
+    });
+  } else {
+    m += crm<S>(v, screw_times(j, x));
+  }
+}
+// I s, a column of F = I^c_i S_i (Table 6.2). I [e_k; 0] = [Ibar e_k; e_k x h] and
+// I [0; e_k] = [h x e_k; m e_k] (Eq. 2.63 in compact form): no arithmetic at all.
+template <class S> RBD_INLINE Vec6<S> inertia_times_screw(const Inertia<S>& I, const Joint<S>& j) {
+  if (j.aligned < 0 || j.type == JointType::Helical) return I * screw_times(j, S(1));
+  return detail::with_axis(j.aligned, [&]<int k>() RBD_INLINE_LAMBDA {
+    constexpr int k1 = (k + 1) % 3, k2 = (k + 2) % 3;
+    Vec6<S> F;
+    if (j.type == JointType::Revolute) {
+      F.template head<3>() = I.Ibar.col(k);
+      F[3 + k] = S(0);
+      F[3 + k1] = -I.h[k2];
+      F[3 + k2] = I.h[k1];
+    } else {
+      F[k] = S(0);
+      F[k1] = I.h[k2];
+      F[k2] = -I.h[k1];
+      F.template tail<3>().setZero();
+      F[3 + k] = I.m;
+    }
+    return F;
+  });
 }
 
 }  // namespace rbd

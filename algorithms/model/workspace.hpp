@@ -19,6 +19,11 @@ template <class S> struct Workspace {
   std::vector<Vec3<S>> w, wd, vd, f3, n3;
   std::vector<Mat3<S>> E;              // per-body rotation ^iE_lambda(i) (3D algorithms)
   std::vector<Vec3<S>> p;              // per-body ^lambda(i) r_i (3D algorithms)
+  // Depth-first layout of the velocity variables, for algorithms that treat a whole subtree
+  // at once (crba): the dofs of the subtree rooted at body i are the columns
+  // [col0[i], col0[i] + subtree_nv[i]) of F, and col_dof[c] is column c's index in qd.
+  std::vector<int> col0, subtree_nv, col_dof;
+  Forces6<S> F;                        // 6 x nv spatial forces, one column per dof (CRBA's F)
 
   Workspace() = default;
   explicit Workspace(const Model<S>& m) { resize(m); }
@@ -34,6 +39,30 @@ template <class S> struct Workspace {
     E.assign(m.nb, Mat3<S>::Identity());
     tmp_v = VecX<S>::Zero(m.nv);
     tmp_v2 = VecX<S>::Zero(m.nv);
+    depth_first_layout(m);
+    F = Forces6<S>::Zero(6, m.nv);
+  }
+
+ private:
+  void depth_first_layout(const Model<S>& m) {
+    std::vector<std::vector<int>> children(m.nb + 1);  // children[0] = bodies on the base
+    for (int i = 0; i < m.nb; ++i) children[m.parent[i] + 1].push_back(i);
+    col0.assign(m.nb, 0);
+    subtree_nv.assign(m.nb, 0);
+    col_dof.assign(m.nv, 0);
+    int next = 0;
+    std::vector<int> stack(children[0].rbegin(), children[0].rend());
+    while (!stack.empty()) {  // preorder: a body, then each child's subtree in turn
+      const int i = stack.back();
+      stack.pop_back();
+      col0[i] = next;
+      for (int k = 0; k < m.joint[i].nv(); ++k) col_dof[next++] = m.v_idx[i] + k;
+      stack.insert(stack.end(), children[i + 1].rbegin(), children[i + 1].rend());
+    }
+    for (int i = m.nb - 1; i >= 0; --i) {
+      subtree_nv[i] += m.joint[i].nv();
+      if (m.parent[i] >= 0) subtree_nv[m.parent[i]] += subtree_nv[i];
+    }
   }
 };
 

@@ -21,4 +21,45 @@ template <> inline MatX<Reference> oracle_value<BiasFamily>(const Model<Referenc
   return oracle::inverse_dynamics(m, x.q, x.qd, zero, &x.f_ext);
 }
 
+// Solves A x = b by Gaussian elimination with partial (row) pivoting, written out here so
+// that the factorization and forward-dynamics gates judge their solves with a method that
+// shares nothing with them (no symmetry, no Cholesky, no parent array, no Eigen decomposition).
+template <class S> VecX<S> dense_solve_gepp(MatX<S> A, VecX<S> b) {
+  using std::abs;
+  const Eigen::Index n = A.rows();
+  for (Eigen::Index k = 0; k < n; ++k) {
+    Eigen::Index piv = k;
+    for (Eigen::Index r = k + 1; r < n; ++r)
+      if (abs(A(r, k)) > abs(A(piv, k))) piv = r;
+    if (A(piv, k) == S(0)) throw std::runtime_error("dense_solve_gepp: singular matrix");
+    A.row(k).swap(A.row(piv));
+    std::swap(b[k], b[piv]);
+    for (Eigen::Index r = k + 1; r < n; ++r) {
+      const S f = A(r, k) / A(k, k);
+      for (Eigen::Index c = k; c < n; ++c) A(r, c) -= f * A(k, c);
+      b[r] -= f * b[k];
+    }
+  }
+  VecX<S> x(n);
+  for (Eigen::Index k = n - 1; k >= 0; --k) {
+    S s = b[k];
+    for (Eigen::Index c = k + 1; c < n; ++c) s -= A(k, c) * x[c];
+    x[k] = s / A(k, k);
+  }
+  return x;
+}
+
+// x = H^-1 tau with the oracle's H.
+template <> inline MatX<Reference> oracle_value<FactorizationFamily>(const Model<Reference>& m,
+                                                                    const StateOf<Reference>& x) {
+  return dense_solve_gepp<Reference>(oracle::mass_matrix(m, x.q), x.tau);
+}
+// qdd = H^-1 (tau - C) with the oracle's H and C = ID(q, qd, 0, f_ext).
+template <> inline MatX<Reference> oracle_value<ForwardDynamicsFamily>(const Model<Reference>& m,
+                                                                      const StateOf<Reference>& x) {
+  const VecX<Reference> zero = VecX<Reference>::Zero(m.nv);
+  const VecX<Reference> C = oracle::inverse_dynamics(m, x.q, x.qd, zero, &x.f_ext);
+  return dense_solve_gepp<Reference>(oracle::mass_matrix(m, x.q), VecX<Reference>(x.tau - C));
+}
+
 }  // namespace rbd::verify

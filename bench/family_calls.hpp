@@ -1,0 +1,112 @@
+#pragma once
+// The exact call the benchmark times, one adapter per family, used for timing (double), for
+// the pre-timing exactness check (Reference) and for the operation counts (Counted), so the
+// three see the same call. The families, their variant lists and their oracles are those of
+// verify/support/families.hpp and verify/support/oracles.hpp (what the gates use).
+//
+// An adapter Call<Family> says:
+//   Ws<S>               the scratch the variants take (made once per benchmark, untimed)
+//   Out<S>              the output (preallocated once, untimed)
+//   Arg<S>              what one timed call reads, made from a state by prepare() (untimed;
+//                       e.g. the factorization family's H is computed here, not timed)
+//   run<V, S>(m, arg, out, ws)   the timed call
+// The timed calls pass no external forces (f_ext = nullptr): MuJoCo's mj_rne has none, and
+// Table 10.1's counts assume none. The oracle is then evaluated with f_ext = 0.
+#include <type_traits>
+
+#include "reference/reference_scalar.hpp"  // before oracles.hpp, which uses Reference
+#include "verify/support/oracles.hpp"
+
+namespace rbd::bench {
+
+// A family is benchmarked once it has an adapter here; until then it is skipped (and named
+// in the run's context, key rbdlab_notes). The primary template marks "no adapter".
+template <class Family> struct Call {
+  static constexpr bool available = false;
+};
+
+// The oracle's value for the timed call: the gates' oracle with zero external forces.
+template <class Family, class S> MatX<S> oracle_for_timed_call(const Model<S>& m, verify::StateOf<S> x) {
+  static_assert(std::is_same_v<S, Reference>, "the oracle runs in Reference");
+  for (auto& f : x.f_ext) f.setZero();
+  return verify::oracle_value<Family>(m, x);
+}
+
+template <> struct Call<verify::InverseDynamicsFamily> {
+  static constexpr bool available = true;
+  static constexpr bool has_mujoco_peer = true;
+  template <class S> using Ws = Workspace<S>;
+  template <class S> using Out = VecX<S>;
+  template <class S> using Arg = verify::StateOf<S>;
+  template <class S> static Out<S> make_output(const Model<S>& m) { return VecX<S>::Zero(m.nv); }
+  template <class S> static Arg<S> prepare(const Model<S>&, const verify::StateOf<S>& x) { return x; }
+  template <class V, class S> static void run(const Model<S>& m, const Arg<S>& x, Out<S>& tau, Ws<S>& ws) {
+    V::template run<S>(m, x.q, x.qd, x.qdd, nullptr, tau, ws);
+  }
+};
+
+template <> struct Call<verify::MassMatrixFamily> {
+  static constexpr bool available = true;
+  static constexpr bool has_mujoco_peer = true;
+  template <class S> using Ws = Workspace<S>;
+  template <class S> using Out = MatX<S>;
+  template <class S> using Arg = verify::StateOf<S>;
+  template <class S> static Out<S> make_output(const Model<S>& m) { return MatX<S>::Zero(m.nv, m.nv); }
+  template <class S> static Arg<S> prepare(const Model<S>&, const verify::StateOf<S>& x) { return x; }
+  template <class V, class S> static void run(const Model<S>& m, const Arg<S>& x, Out<S>& H, Ws<S>& ws) {
+    V::template run<S>(m, x.q, H, ws);
+  }
+};
+
+template <> struct Call<verify::BiasFamily> {
+  static constexpr bool available = true;
+  static constexpr bool has_mujoco_peer = false;
+  template <class S> using Ws = Workspace<S>;
+  template <class S> using Out = VecX<S>;
+  template <class S> using Arg = verify::StateOf<S>;
+  template <class S> static Out<S> make_output(const Model<S>& m) { return VecX<S>::Zero(m.nv); }
+  template <class S> static Arg<S> prepare(const Model<S>&, const verify::StateOf<S>& x) { return x; }
+  template <class V, class S> static void run(const Model<S>& m, const Arg<S>& x, Out<S>& C, Ws<S>& ws) {
+    V::template run<S>(m, x.q, x.qd, nullptr, C, ws);
+  }
+};
+
+// qdd = FD(q, qd, tau). No MuJoCo peer yet.
+template <> struct Call<verify::ForwardDynamicsFamily> {
+  static constexpr bool available = true;
+  static constexpr bool has_mujoco_peer = false;
+  template <class S> using Ws = ForwardDynamicsWorkspace<S>;
+  template <class S> using Out = VecX<S>;
+  template <class S> using Arg = verify::StateOf<S>;
+  template <class S> static Out<S> make_output(const Model<S>& m) { return VecX<S>::Zero(m.nv); }
+  template <class S> static Arg<S> prepare(const Model<S>&, const verify::StateOf<S>& x) { return x; }
+  template <class V, class S> static void run(const Model<S>& m, const Arg<S>& x, Out<S>& qdd, Ws<S>& ws) {
+    V::template run<S>(m, x.q, x.qd, x.tau, nullptr, qdd, ws);
+  }
+};
+
+// x = H^-1 b: the timed call is the factorization and the solve; H (from the CRBA, in the same
+// scalar) and b = the state's tau are made beforehand, untimed, as the gates do
+// (verify/support/families.hpp, FactorizationFamily).
+template <> struct Call<verify::FactorizationFamily> {
+  static constexpr bool available = true;
+  static constexpr bool has_mujoco_peer = false;
+  template <class S> using Ws = FactorizationWorkspace<S>;
+  template <class S> using Out = VecX<S>;
+  template <class S> struct Arg {
+    MatX<S> H;
+    VecX<S> b;
+  };
+  template <class S> static Out<S> make_output(const Model<S>& m) { return VecX<S>::Zero(m.nv); }
+  template <class S> static Arg<S> prepare(const Model<S>& m, const verify::StateOf<S>& x) {
+    Arg<S> a{MatX<S>::Zero(m.nv, m.nv), x.tau};
+    Workspace<S> ws(m);
+    Crba::run<S>(m, x.q, a.H, ws);
+    return a;
+  }
+  template <class V, class S> static void run(const Model<S>& m, const Arg<S>& a, Out<S>& x, Ws<S>& ws) {
+    V::template run<S>(m, a.H, a.b, x, ws);
+  }
+};
+
+}  // namespace rbd::bench

@@ -1,0 +1,109 @@
+// Gate 2 for forward dynamics (DESIGN.md section 2): identities that need no oracle.
+//  - FD(ID(qdd)) = qdd in double, within a budget scaled by cond2(H) (derived below);
+//  - ID(FD(tau)) = tau in Reference to 1e-40 for every variant;
+//  - the articulated-inertia transform of aba.hpp equals X^T M X with the 6x6 matrices.
+#include <catch2/catch.hpp>
+
+#include <Eigen/Eigenvalues>
+
+#include <map>
+#include <string>
+
+#include "bias/variants.hpp"
+#include "cases/registry.hpp"
+#include "cases/random.hpp"
+#include "forward_dynamics/variants.hpp"
+#include "inverse_dynamics/rnea_spatial.hpp"
+#include "mass_matrix/crba.hpp"
+#include "reference/reference_scalar.hpp"
+#include "verify/support/families.hpp"
+
+using namespace rbd;
+using namespace rbd::verify;
+
+namespace {
+constexpr double eps = std::numeric_limits<double>::epsilon();
+}
+
+TEST_CASE("aba's articulated-inertia transform equals X^T M X", "[forward_dynamics]") {
+  cases::Rng rng(3);
+  for (int trial = 0; trial < 20; ++trial) {
+    Transform<double> X;
+    const Vec3<double> axis = rng.unit_vector();
+    const double th = rng.uniform(-3, 3);
+    X.E = rot_axis<double>(axis, std::cos(th), std::sin(th));
+    X.r = Vec3<double>(rng.uniform(-1, 1), rng.uniform(-1, 1), rng.uniform(-1, 1));
+    Mat6<double> M;
+    for (int i = 0; i < 6; ++i)
+      for (int j = 0; j < 6; ++j) M(i, j) = rng.uniform(-1, 1);
+    M = (M + M.transpose()).eval();
+    const Mat6<double> want = X.matrix().transpose() * M * X.matrix();
+    CHECK((aba_detail::congruence<double>(X, M) - want).norm() <= 1e-13 * want.norm());
+  }
+}
+
+// FD(ID(qdd)) = qdd in double. Budget, from first-order perturbation theory: the computed
+// qdd' solves (H + dH) qdd' = (tau + dtau) - (C + dC) exactly for some small dH, dtau, dC, so
+// qdd' - qdd = H^-1 (dtau - dC - dH qdd') and
+//   ||qdd' - qdd|| / ||qdd|| <= cond2(H) * eta * (1 + (||tau|| + ||C||) / (||H||_2 ||qdd||)),
+// where eta bounds the relative size of dH, dtau, dC. The recursions give each of H, C and
+// tau to 16 (d + 1) eps of the size of their terms (verify/accuracy_sweep.cpp), tau and the
+// right-hand side of FD count twice (ID's output, FD's own C), and the solve adds a backward
+// error of ~4 nv eps (Higham, Thm. 10.4, constant rounded up):
+//   eta = (32 (d + 1) + 4 nv) eps.
+// ABA is not a solve with H, but it computes the same qdd from the same data with the same
+// recursions' round-off per level, so the same perturbation bound applies. cond2(H) comes from
+// a self-adjoint eigen-decomposition of the CRBA's H in double. The bound is a worst case:
+// the measured ratio error / budget is printed (WARN) and is far below 1.
+TEST_CASE("FD(ID(qdd)) = qdd in double within cond(H)-scaled round-off", "[identities][forward_dynamics]") {
+  std::map<std::string, double> worst_ratio;
+  for (const auto& spec : cases::verify_cases()) {
+    const Model<double> m = spec.build();
+    Workspace<double> ws(m);
+    ForwardDynamicsWorkspace<double> fws(m);
+    for (int seed = 1; seed <= 5; ++seed) {
+      const auto x = cast_state<double>(m, cases::random_state(m, seed));
+      VecX<double> tau(m.nv), C(m.nv);
+      RneaSpatial::run<double>(m, x.q, x.qd, x.qdd, &x.f_ext, tau, ws);
+      BiasFrom<RneaSpatial>::run<double>(m, x.q, x.qd, &x.f_ext, C, ws);
+      MatX<double> H = MatX<double>::Zero(m.nv, m.nv);
+      Crba::run<double>(m, x.q, H, ws);
+      const VecX<double> ev = Eigen::SelfAdjointEigenSolver<MatX<double>>(H, Eigen::EigenvaluesOnly).eigenvalues();
+      const double normH = ev[m.nv - 1], cond = ev[m.nv - 1] / ev[0];
+      const double eta = (32.0 * (m.depth() + 1) + 4.0 * m.nv) * eps;
+      const double budget = cond * eta * (1 + (tau.norm() + C.norm()) / (normH * x.qdd.norm()));
+      for_each_type<ForwardDynamicsVariants>([&]<class V>() {
+        VecX<double> qdd(m.nv);
+        V::template run<double>(m, x.q, x.qd, tau, &x.f_ext, qdd, fws);
+        const double err = (qdd - x.qdd).norm() / x.qdd.norm();
+        INFO(V::name << " on " << spec.id << " seed " << seed << ": error " << err / eps << " eps, cond(H) "
+                     << cond << ", budget " << budget / eps << " eps");
+        CHECK(err <= budget);
+        double& w = worst_ratio[std::string(V::name)];
+        w = std::max(w, err / budget);
+      });
+    }
+  }
+  for (const auto& [name, r] : worst_ratio) WARN("FD(ID(qdd)) " << name << ": worst error / budget = " << r);
+}
+
+TEST_CASE("ID(FD(tau)) = tau in Reference for every forward-dynamics variant", "[identities][forward_dynamics]") {
+  using R = Reference;
+  for (const auto& spec : cases::verify_cases()) {
+    const Model<double> md = spec.build();
+    const Model<R> m = md.cast<R>();
+    Workspace<R> ws(m);
+    ForwardDynamicsWorkspace<R> fws(m);
+    const auto x = cast_state<R>(m, cases::random_state(md, 9));
+    for_each_type<ForwardDynamicsVariants>([&]<class V>() {
+      VecX<R> qdd(m.nv), tau(m.nv);
+      V::template run<R>(m, x.q, x.qd, x.tau, &x.f_ext, qdd, fws);
+      RneaSpatial::run<R>(m, x.q, x.qd, qdd, &x.f_ext, tau, ws);
+      INFO(V::name << " on " << spec.id);
+      // Relative to the size of the terms that cancel in tau (|C| includes gravity).
+      VecX<R> C(m.nv);
+      BiasFrom<RneaSpatial>::run<R>(m, x.q, x.qd, &x.f_ext, C, ws);
+      CHECK((tau - x.tau).norm() <= R("1e-40") * (x.tau.norm() + C.norm()));
+    });
+  }
+}
