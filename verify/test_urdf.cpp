@@ -462,6 +462,11 @@ TEST_CASE("urdf bad input: NaN, inf and overflowing numbers", "[urdf][bad_input]
   expect_error("overflow_inertia.urdf", {"finite", "izz", "Link [arm]"});
 }
 
+TEST_CASE("urdf bad input: '%' in an attribute (urdfdom would use it as a printf format)", "[urdf][bad_input]") {
+  expect_error("percent_in_value.urdf", {"line 5", "attribute 'name'", "arm%s%s%n", "contains '%'"});
+  CHECK_THROWS_AS(cases::parse_urdf("<robot name=\"r\"><link name=\"a&#x25;n\"/></robot>"), UrdfError);
+}
+
 TEST_CASE("urdf bad input: kinematic loops and two roots", "[urdf][bad_input]") {
   expect_error("loop_two_parents.urdf", {"kinematic loop", "link 'coupler'", "j_coupler_a", "j_coupler_b"});
   expect_error("loop_cycle.urdf", {"kinematic loop", "a, b"});
