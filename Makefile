@@ -5,6 +5,8 @@
 #   make gate     compare the fresh data with reports/baselines/ (op counts exactly, accuracy budgets, digits)
 #   make baseline accept the current data as the new baselines (commit the diff)
 #   make deps     install the Debian packages the suite needs (idempotent)
+#   make sanitize the double-precision tests built with ASan + UBSan, run (CI)
+#   make fuzz     the libFuzzer targets of verify/fuzz/, FUZZ_SECONDS each (CI: 30)
 #   make clean    remove the build tree
 BUILD ?= build
 JOBS ?= $(shell nproc)
@@ -12,7 +14,7 @@ DEBIAN_PACKAGES = cmake ninja-build g++ ccache libeigen3-dev libboost-dev libmpf
                   catch2 nlohmann-json3-dev python3 python3-matplotlib \
                   pkg-config liburdfdom-dev libbenchmark-dev libmujoco-dev
 
-.PHONY: deps build verify bench report gate baseline clean
+.PHONY: deps build verify bench report gate baseline clean sanitize fuzz fuzz-deps
 
 deps:
 	@missing=""; for p in $(DEBIAN_PACKAGES); do \
@@ -33,19 +35,25 @@ build: deps $(BUILD)/build.ninja
 verify: build
 	cd $(BUILD) && ctest --output-on-failure --no-tests=error --timeout 1500
 
-# Benchmarks: a failed run leaves the last good bench.json in place (its output goes to
+# Benchmarks: a failed run leaves the last good JSON in place (its output goes to
 # reports/data/failed/). QUICK=1 is a smoke run (n = 7 and 30, one repetition).
-BENCH_JSON = reports/data/bench.json
+# rbdlab_bench -> bench.json (every family of verify/support/families.hpp, MuJoCo as peer);
+# rbdlab_bench_frames -> bench_frames.json; rbdlab_bench_integration -> bench_integration.json.
+BENCH_QUICK_FLAGS = $(if $(filter 1 true yes,$(QUICK)),--benchmark_min_time=0.01,--benchmark_repetitions=5 \
+                    --benchmark_report_aggregates_only=true --benchmark_min_time=0.05)
+define run_bench
+	@mkdir -p reports/data/failed; rm -f reports/data/$(2).tmp
+	@if $(BUILD)/bench/$(1) $(3) --benchmark_out=reports/data/$(2).tmp --benchmark_out_format=json; then \
+	  mv -f reports/data/$(2).tmp reports/data/$(2) && echo "make bench: wrote reports/data/$(2)"; \
+	else rc=$$?; mv -f reports/data/$(2).tmp reports/data/failed/$(2) 2>/dev/null; \
+	  echo "make bench: $(1) failed (exit $$rc); reports/data/$(2) left as it was" \
+	       "(this run's output, if any: reports/data/failed/$(2))"; exit $$rc; fi
+endef
 bench: deps $(BUILD)/build.ninja
-	cmake --build $(BUILD) -j $(JOBS) --target rbdlab_bench
-	@mkdir -p reports/data/failed
-	@rm -f $(BENCH_JSON).tmp
-	@if $(BUILD)/bench/rbdlab_bench $(if $(filter 1 true yes,$(QUICK)),--quick) \
-	      --benchmark_out=$(BENCH_JSON).tmp --benchmark_out_format=json; then \
-	  mv -f $(BENCH_JSON).tmp $(BENCH_JSON) && echo "make bench: wrote $(BENCH_JSON)"; \
-	else rc=$$?; mv -f $(BENCH_JSON).tmp reports/data/failed/bench.json 2>/dev/null; \
-	  echo "make bench: rbdlab_bench failed (exit $$rc); $(BENCH_JSON) left as it was" \
-	       "(this run's output, if any: reports/data/failed/bench.json)"; exit $$rc; fi
+	cmake --build $(BUILD) -j $(JOBS) --target rbdlab_bench rbdlab_bench_frames rbdlab_bench_integration
+	$(call run_bench,rbdlab_bench,bench.json,$(if $(filter 1 true yes,$(QUICK)),--quick))
+	$(call run_bench,rbdlab_bench_frames,bench_frames.json,$(BENCH_QUICK_FLAGS))
+	$(call run_bench,rbdlab_bench_integration,bench_integration.json,$(BENCH_QUICK_FLAGS))
 
 report: verify bench
 	PYTHONDONTWRITEBYTECODE=1 /usr/bin/python3 -m unittest reports/test_generate.py
@@ -58,5 +66,33 @@ gate: deps
 baseline: deps
 	/usr/bin/python3 tools/gate.py baseline
 
+# AddressSanitizer + UndefinedBehaviorSanitizer over the double-precision tests (issue 4).
+# urdfdom's own leak on rejected cyclic files is suppressed (verify/fuzz/lsan.supp says why).
+SANITIZER_ENV = ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+                UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+                LSAN_OPTIONS=suppressions=$(CURDIR)/verify/fuzz/lsan.supp
+sanitize: deps $(BUILD)/build.ninja
+	cmake --build $(BUILD) -j $(JOBS) --target rbdlab_tests_sanitized
+	$(SANITIZER_ENV) $(BUILD)/verify/rbdlab_tests_sanitized
+
+# libFuzzer targets (Debian's clang), each run FUZZ_SECONDS over the committed seed corpus;
+# new inputs go to build-fuzz/corpus-*, never into the committed folders.
+FUZZ_SECONDS ?= 30
+FUZZ_DIR = build-fuzz
+FUZZ_FLAGS = -std=c++20 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+             -I algorithms -I . -I /usr/include/eigen3 $(shell pkg-config --cflags urdfdom 2>/dev/null)
+fuzz-deps: deps
+	@dpkg-query -W -f='$${Status}' clang libclang-rt-14-dev 2>/dev/null | grep -c "install ok installed" | grep -q 2 || \
+	  { SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; $$SUDO apt-get update -qq && \
+	    DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq clang libclang-rt-14-dev; }
+fuzz: fuzz-deps
+	@mkdir -p $(FUZZ_DIR)/corpus-urdf $(FUZZ_DIR)/corpus-numbers
+	clang++ $(FUZZ_FLAGS) verify/fuzz/fuzz_urdf.cpp -o $(FUZZ_DIR)/fuzz_urdf $$(pkg-config --libs urdfdom)
+	clang++ $(FUZZ_FLAGS) verify/fuzz/fuzz_numbers.cpp -o $(FUZZ_DIR)/fuzz_numbers
+	cd $(FUZZ_DIR) && $(SANITIZER_ENV) ./fuzz_urdf -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
+	  -print_final_stats=1 corpus-urdf ../verify/fuzz/corpus/urdf
+	cd $(FUZZ_DIR) && $(SANITIZER_ENV) ./fuzz_numbers -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
+	  -print_final_stats=1 corpus-numbers ../verify/fuzz/corpus/numbers
+
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) $(FUZZ_DIR)

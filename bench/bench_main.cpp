@@ -5,6 +5,8 @@
 //
 //   rbdlab_bench [--quick] [Google Benchmark flags]
 //     --quick (or RBDLAB_BENCH_QUICK=1): sizes n = 7 and 30 only, one repetition (smoke run)
+//     --model=MODEL [--floating]: only that model (a URDF file or a case id), at n = nv
+//       (what `rbdlab bench MODEL` runs)
 //     e.g. --benchmark_out=bench.json --benchmark_out_format=json
 // Exit status: 0 when everything passed its checks and was timed; 1 when some benchmark
 // was refused (failed a check; listed on stderr and in the context key rbdlab_refused), so a
@@ -14,6 +16,7 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -34,6 +37,8 @@
 #include "bench/family_calls.hpp"
 #include "bench/mujoco_peer.hpp"
 #include "cases/auto_tree.hpp"
+#include "cases/model_source.hpp"
+#include "cases/urdf_robots.hpp"
 #include "cases/gu.hpp"
 #include "cases/states.hpp"
 #include "core/counting_scalar.hpp"
@@ -90,20 +95,53 @@ Config make_config(bool quick) {
 }
 
 // The benchmark cases: id -> model of size n.
+// A case with `fixed_n` set is one model (a robot) benchmarked at that size only (its nv);
+// the others are families built at every size of the configuration.
 struct BenchCase {
   std::string id;
   std::string description;
   std::function<Model<double>(int)> build;
+  int fixed_n = 0;
 };
 
-const std::vector<BenchCase>& bench_cases() {
-  static const std::vector<BenchCase> cases = {
-      {"gu", "GU(n), Featherstone section 10.3 (cases::gu(n), seed 1)", [](int n) { return cases::gu(n); }},
-      {"tree_bf1", "chain, auto_tree(n, bf = 1)", [](int n) { return cases::auto_tree(n, 1); }},
-      {"tree_bf2", "binary tree, auto_tree(n, bf = 2)", [](int n) { return cases::auto_tree(n, 2); }},
-      {"tree_bf1.5", "auto_tree(n, bf = 1.5)", [](int n) { return cases::auto_tree(n, 1.5); }},
-  };
+// A fixed model as a benchmark case; its size n is its nv.
+BenchCase fixed_case(const std::string& id, const std::string& description, Model<double> model) {
+  const int n = model.nv;
+  return {id, description, [m = std::move(model)](int) { return m; }, n};
+}
+
+// The default cases (the shared robots are read from their URDF files: may throw UrdfError).
+std::vector<BenchCase> default_bench_cases() {
+    std::vector<BenchCase> c = {
+        {"gu", "GU(n), Featherstone section 10.3 (cases::gu(n), seed 1)", [](int n) { return cases::gu(n); }, 0},
+        {"tree_bf1", "chain, auto_tree(n, bf = 1)", [](int n) { return cases::auto_tree(n, 1); }, 0},
+        {"tree_bf2", "binary tree, auto_tree(n, bf = 2)", [](int n) { return cases::auto_tree(n, 2); }, 0},
+        {"tree_bf1.5", "auto_tree(n, bf = 1.5)", [](int n) { return cases::auto_tree(n, 1.5); }, 0},
+    };
+    // The shared robots (../shared/cases/urdf, dynamics-only copies), at n = nv.
+    for (const cases::UrdfRobot& r : cases::urdf_robots())
+      c.push_back(fixed_case(r.name, "../shared/cases/urdf/dynamics_only/" + r.name + ".urdf" +
+                                         (r.floating ? " with a free joint at the root" : ""),
+                             cases::urdf_robot(r.name).model));
+    return c;
+}
+
+// What this run benchmarks: default_bench_cases(), or (--model=MODEL, `rbdlab bench MODEL`)
+// the user's model alone; set once in main.
+std::vector<BenchCase>& bench_cases() {
+  static std::vector<BenchCase> cases;
   return cases;
+}
+
+std::vector<int> sizes_of(const BenchCase& bc, const std::vector<int>& sizes) {
+  return bc.fixed_n > 0 ? std::vector<int>{bc.fixed_n} : sizes;
+}
+
+// Bench case ids are one path segment of the benchmark name: keep [A-Za-z0-9_.-].
+std::string case_id_from(const std::string& name) {
+  std::string id;
+  for (char c : name) id += (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '-') ? c : '_';
+  return id.empty() ? "model" : id;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -321,7 +359,7 @@ template <class Family> void register_family(const Config& cfg) {
     verify::for_each_type<typename Family::Variants>([&]<class V>() {
       const std::string base = fam + "/" + std::string(V::name) + "/" + bc.id;
       std::vector<int> ns;
-      for (int n : cfg.sizes) {
+      for (int n : sizes_of(bc, cfg.sizes)) {
         const Instance& I = instance(bc.id, n);
         if (!V::template applicable<double>(I.model)) continue;
         if (refused_key(base + "/n:" + std::to_string(n))) continue;
@@ -336,7 +374,7 @@ template <class Family> void register_family(const Config& cfg) {
     if constexpr (Call<Family>::has_mujoco_peer) {
       const std::string base = fam + "/mujoco/" + bc.id;
       std::vector<int> ns;
-      for (int n : cfg.sizes) {
+      for (int n : sizes_of(bc, cfg.sizes)) {
         const Instance& I = instance(bc.id, n);
         if (!I.peer || refused_key(base + "/n:" + std::to_string(n))) continue;
         ns.push_back(n);
@@ -443,14 +481,37 @@ int main(int argc, char** argv) {
     return 2;
   }
   // Our own flag, then defaults for Google Benchmark's flags unless given on the command line.
-  bool quick = false;
+  bool quick = false, floating = false;
+  std::string model_arg;
   if (const char* e = std::getenv("RBDLAB_BENCH_QUICK")) quick = std::string(e) == "1" || std::string(e) == "true";
   std::vector<std::string> user;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--quick") == 0)
       quick = true;
+    else if (std::strcmp(argv[i], "--floating") == 0)
+      floating = true;
+    else if (std::strncmp(argv[i], "--model=", 8) == 0)
+      model_arg = argv[i] + 8;
     else
       user.push_back(argv[i]);
+  }
+  if (floating && model_arg.empty()) {
+    std::cerr << "rbdlab_bench: --floating needs --model=MODEL (a URDF file)\n";
+    return 2;
+  }
+  try {
+    if (model_arg.empty()) {
+      bench_cases() = default_bench_cases();
+    } else {  // `rbdlab bench MODEL`: that model alone, at its own size
+      rbd::cases::ModelSourceOptions opt;
+      opt.floating = floating;
+      rbd::cases::LoadedModel lm = rbd::cases::load_model_source(model_arg, opt);
+      const std::string id = case_id_from(lm.model.name);
+      bench_cases() = {fixed_case(id, model_arg + (floating ? " with a free joint at the root" : ""), lm.model)};
+    }
+  } catch (const std::exception& e) {
+    std::cerr << "rbdlab_bench: cannot build the benchmark models: " << e.what() << "\n";
+    return 2;
   }
   const Config cfg = make_config(quick);
   std::vector<std::string> defaults = {
@@ -478,7 +539,7 @@ int main(int argc, char** argv) {
   std::cerr << "rbdlab_bench (" << (quick ? "quick" : "full") << "): preparing models, checking every variant "
             << "(Reference vs oracle for n <= " << kOracleMaxBodies << ") and MuJoCo...\n";
   for (const BenchCase& bc : bench_cases())
-    for (int n : cfg.sizes) prepare_instance(bc, n);
+    for (int n : sizes_of(bc, cfg.sizes)) prepare_instance(bc, n);
   const double prep_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::cerr << "rbdlab_bench: checks done in " << prep_s << " s\n";
 

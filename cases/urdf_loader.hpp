@@ -537,6 +537,17 @@ inline UrdfModel parse_urdf(const std::string& xml, const UrdfOptions& options =
     if (log.errors.empty()) log.errors.push_back("parseURDF returned no model");
     throw UrdfError(source + ": " + explain_urdfdom_failure(log.errors));
   }
+  // urdfdom links its tree with shared_ptrs both ways down (child_links, child_joints); a
+  // kinematic loop in the file makes a reference cycle that would never be freed (found by
+  // verify/fuzz/fuzz_urdf.cpp's leak checker). Break every link's references once the model
+  // is built or rejected.
+  struct BreakCycles {
+    urdf::ModelInterface& model;
+    ~BreakCycles() {
+      for (auto& [name, link] : model.links_)
+        if (link) link->clear();
+    }
+  } break_cycles{*m};
   UrdfModel out = build(*m, options, source);
   for (const auto& w : log.warnings) out.warnings.push_back("urdfdom: " + w);
   return out;

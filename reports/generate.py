@@ -29,6 +29,8 @@ sys.path.insert(0, HERE)
 
 from rbdlab_report.data import Data, GenerationError  # noqa: E402
 from rbdlab_report import pages  # noqa: E402
+from rbdlab_report import frames_page  # noqa: E402
+from rbdlab_report import integration_page  # noqa: E402
 
 MANIFEST = ".generated.json"   # what the last successful run wrote (to remove stale pages)
 
@@ -79,6 +81,8 @@ def main(argv=None):
     try:
         data = Data(os.path.abspath(args.data), os.path.abspath(args.root))
         written = pages.render_all(data, tmp, out, argv)
+        written += frames_page.render(data, tmp, out)   # optional: frames.json
+        written += integration_page.render(data, tmp, out)   # optional: integration.json
         commit(tmp, out, written)
     except GenerationError as e:
         print(f"generate.py: error: {e}", file=sys.stderr)

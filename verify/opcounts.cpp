@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cases/gu.hpp"
+#include "cases/gu_dh.hpp"
 #include "core/counting_scalar.hpp"
 #include "factorization/variants.hpp"
 #include "forward_dynamics/variants.hpp"
@@ -29,61 +30,78 @@ nlohmann::json counts_json(const OpCounts& c) {
           {"sqrt", c.sqrt}, {"sin", c.sin}, {"cos", c.cos}};
 }
 
+// The variants on Denavit-Hartenberg frames (static dh_frames = true) are also counted on
+// cases::gu_dh(n), the book's GU(n) (joint variable = DH angle), where their counts are laid
+// beside Table 10.1 with nothing in between (cases/gu_dh.hpp, model/dh_frames.hpp).
+template <class V> constexpr bool uses_dh_frames() {
+  if constexpr (requires { V::dh_frames; }) return V::dh_frames;
+  else return false;
+}
+
 template <class Family>
 void count_family(nlohmann::json& records, nlohmann::json& fits) {
   for_each_type<typename Family::Variants>([&]<class V>() {
-    std::vector<double> ns, ms, as;
-    for (int n = 1; n <= kMaxN; ++n) {
-      const Model<Counted> m = cases::gu(n).template cast<Counted>();
-      Workspace<Counted> ws(m);
-      StateOf<Counted> x{VecX<Counted>::Zero(m.nq), VecX<Counted>::Zero(m.nv),
-                         VecX<Counted>::Zero(m.nv), VecX<Counted>::Zero(m.nv), {}};
-      x.f_ext.assign(m.nb, Vec6<Counted>::Zero());
-      // GU(n) has no external forces: the book's counts assume none, so pass none.
-      OpCounts c;
-      if constexpr (std::is_same_v<Family, MassMatrixFamily>) {
-        MatX<Counted> H = MatX<Counted>::Zero(m.nv, m.nv);
-        c = count_ops([&] { V::template run<Counted>(m, x.q, H, ws); });
-      } else if constexpr (std::is_same_v<Family, FactorizationFamily>) {
-        // Factor + solve only: H comes from the CRBA outside the count (the F&S row of
-        // Table 10.1 is "factorize and solve", without computing H, C or tau - C).
-        MatX<Counted> H = MatX<Counted>::Zero(m.nv, m.nv);
-        Crba::run<Counted>(m, x.q, H, ws);
-        FactorizationWorkspace<Counted> fws(m);
-        VecX<Counted> sol(m.nv);
-        c = count_ops([&] { V::template run<Counted>(m, H, x.tau, sol, fws); });
-      } else if constexpr (std::is_same_v<Family, ForwardDynamicsFamily>) {
-        ForwardDynamicsWorkspace<Counted> fws(m);
-        VecX<Counted> qdd(m.nv);
-        c = count_ops([&] { V::template run<Counted>(m, x.q, x.qd, x.tau, nullptr, qdd, fws); });
-      } else {
-        VecX<Counted> tau(m.nv);
-        c = count_ops([&] { V::template run<Counted>(m, x.q, x.qd, x.qdd, nullptr, tau, ws); });
+    for (const std::string case_name : {"gu", "gu_dh"}) {
+      if (case_name == "gu_dh" && !uses_dh_frames<V>()) continue;
+      std::vector<double> ns, ms, as;
+      for (int n = 1; n <= kMaxN; ++n) {
+        const Model<Counted> m = (case_name == "gu" ? cases::gu(n) : cases::gu_dh(n)).template cast<Counted>();
+        Workspace<Counted> ws(m);
+        StateOf<Counted> x{VecX<Counted>::Zero(m.nq), VecX<Counted>::Zero(m.nv),
+                           VecX<Counted>::Zero(m.nv), VecX<Counted>::Zero(m.nv), {}};
+        x.f_ext.assign(m.nb, Vec6<Counted>::Zero());
+        // GU(n) has no external forces: the book's counts assume none, so pass none.
+        OpCounts c;
+        if constexpr (std::is_same_v<Family, MassMatrixFamily>) {
+          MatX<Counted> H = MatX<Counted>::Zero(m.nv, m.nv);
+          c = count_ops([&] { V::template run<Counted>(m, x.q, H, ws); });
+        } else if constexpr (std::is_same_v<Family, FactorizationFamily>) {
+          // Factor + solve only: H comes from the CRBA outside the count (the F&S row of
+          // Table 10.1 is "factorize and solve", without computing H, C or tau - C).
+          MatX<Counted> H = MatX<Counted>::Zero(m.nv, m.nv);
+          Crba::run<Counted>(m, x.q, H, ws);
+          FactorizationWorkspace<Counted> fws(m);
+          VecX<Counted> sol(m.nv);
+          c = count_ops([&] { V::template run<Counted>(m, H, x.tau, sol, fws); });
+        } else if constexpr (std::is_same_v<Family, ForwardDynamicsFamily>) {
+          ForwardDynamicsWorkspace<Counted> fws(m);
+          VecX<Counted> qdd(m.nv);
+          c = count_ops([&] { V::template run<Counted>(m, x.q, x.qd, x.tau, nullptr, qdd, fws); });
+        } else {
+          VecX<Counted> tau(m.nv);
+          c = count_ops([&] { V::template run<Counted>(m, x.q, x.qd, x.qdd, nullptr, tau, ws); });
+        }
+        nlohmann::json r = counts_json(c);
+        r["family"] = Family::name; r["variant"] = V::name; r["case"] = case_name; r["n"] = n;
+        records.push_back(r);
+        ns.push_back(n); ms.push_back(double(c.m())); as.push_back(double(c.a()));
       }
-      nlohmann::json r = counts_json(c);
-      r["family"] = Family::name; r["variant"] = V::name; r["case"] = "gu"; r["n"] = n;
-      records.push_back(r);
-      ns.push_back(n); ms.push_back(double(c.m())); as.push_back(double(c.a()));
+      // Fit on n >= 2: at n = 1 the root-only special cases (no parent to transform from)
+      // make the count differ from the general formula, as Table 10.1's constants allow for.
+      const std::vector<double> n2(ns.begin() + 1, ns.end()), m2(ms.begin() + 1, ms.end()), a2(as.begin() + 1, as.end());
+      const Polynomial pm = fit_exact_polynomial(n2, m2), pa = fit_exact_polynomial(n2, a2);
+      // A variant built on blocked library kernels (Eigen's dense factorizations) may declare
+      // polynomial_op_counts = false: its best cubic is recorded but not required to be exact.
+      constexpr bool polynomial_expected = [] {
+        if constexpr (requires { V::polynomial_op_counts; }) return V::polynomial_op_counts;
+        else return true;
+      }();
+      fits.push_back({{"family", Family::name}, {"variant", V::name}, {"case", case_name},
+                      {"valid_for", "n >= 2"}, {"m", pm.to_json()}, {"a", pa.to_json()},
+                      {"polynomial_expected", polynomial_expected},
+                      {"formula", pm.to_string() + " m + " + pa.to_string() + " a"}});
+      if (uses_dh_frames<V>())
+        fits.back()["note"] = case_name == "gu"
+            ? "rbdlab's GU(n) has general tree transforms, so in DH frames every joint but the first and "
+              "the last keeps a constant angle offset: one addition q_i + theta_i each; on gu_dh (the "
+              "book's GU(n), theta_i = q_i) there is none"
+            : "the book's GU(n): a DH chain whose joint variables are the DH angles (cases/gu_dh.hpp)";
+      std::cout << Family::name << "/" << V::name << " on " << (case_name == "gu" ? "GU(n)" : "GU_DH(n)") << ": (" << pm.to_string() << ")m + ("
+                << pa.to_string() << ")a"
+                << (pm.exact && pa.exact ? "" : polynomial_expected ? "  (not an exact polynomial)"
+                                                                    : "  (piecewise by design: best cubic shown)")
+                << "\n";
     }
-    // Fit on n >= 2: at n = 1 the root-only special cases (no parent to transform from)
-    // make the count differ from the general formula, as Table 10.1's constants allow for.
-    const std::vector<double> n2(ns.begin() + 1, ns.end()), m2(ms.begin() + 1, ms.end()), a2(as.begin() + 1, as.end());
-    const Polynomial pm = fit_exact_polynomial(n2, m2), pa = fit_exact_polynomial(n2, a2);
-    // A variant built on blocked library kernels (Eigen's dense factorizations) may declare
-    // polynomial_op_counts = false: its best cubic is recorded but not required to be exact.
-    constexpr bool polynomial_expected = [] {
-      if constexpr (requires { V::polynomial_op_counts; }) return V::polynomial_op_counts;
-      else return true;
-    }();
-    fits.push_back({{"family", Family::name}, {"variant", V::name}, {"case", "gu"},
-                    {"valid_for", "n >= 2"}, {"m", pm.to_json()}, {"a", pa.to_json()},
-                    {"polynomial_expected", polynomial_expected},
-                    {"formula", pm.to_string() + " m + " + pa.to_string() + " a"}});
-    std::cout << Family::name << "/" << V::name << " on GU(n): (" << pm.to_string() << ")m + ("
-              << pa.to_string() << ")a"
-              << (pm.exact && pa.exact ? "" : polynomial_expected ? "  (not an exact polynomial)"
-                                                                  : "  (piecewise by design: best cubic shown)")
-              << "\n";
   });
 }
 
@@ -127,7 +145,7 @@ nlohmann::json fd_crossover(const nlohmann::json& records) {
   auto total = [&](int row, double n) { return poly(rows[row]["m"], n) + poly(rows[row]["a"], n); };
   auto ours = [&](const char* variant, int n) {
     for (const auto& r : records)
-      if (r["family"] == "forward_dynamics" && r["variant"] == variant && r["n"] == n)
+      if (r["family"] == "forward_dynamics" && r["variant"] == variant && r["case"] == "gu" && r["n"] == n)
         return double(r["m"].get<std::uint64_t>() + r["a"].get<std::uint64_t>());
     return 0.0;
   };

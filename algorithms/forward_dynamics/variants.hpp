@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "forward_dynamics/aba.hpp"
+#include "forward_dynamics/aba_dh.hpp"
 #include "forward_dynamics/crba_llt_dense.hpp"
 #include "forward_dynamics/crba_ltdl.hpp"
 
@@ -22,9 +23,9 @@ concept ForwardDynamicsVariant = requires(const Model<double>& m, const VecX<dou
   V::template run<double>(m, x, x, x, static_cast<const ExternalForces<double>*>(nullptr), out, ws);
 };
 
-using ForwardDynamicsVariants = std::tuple<Aba, CrbaLtdl, CrbaLltDense>;
+using ForwardDynamicsVariants = std::tuple<Aba, CrbaLtdl, CrbaLltDense, AbaDh>;
 
 static_assert(ForwardDynamicsVariant<Aba> && ForwardDynamicsVariant<CrbaLtdl> &&
-              ForwardDynamicsVariant<CrbaLltDense>);
+              ForwardDynamicsVariant<CrbaLltDense> && ForwardDynamicsVariant<AbaDh>);
 
 }  // namespace rbd

@@ -48,7 +48,8 @@ struct Crba {
       // H_ij = F^T S_j and H_ji = H_ij^T for every i in the subtree (H_jj when i = j).
       const int m = screw_unit_index(joint);                               // S_j = e_m, if any
       if (m >= 0) {
-        auto Hcol = H.col(vj), Hrow = H.row(vj);
+        auto Hcol = H.col(vj);  // two declarations: the types differ (column vs row block)
+        auto Hrow = H.row(vj);
         const auto Fm = F.row(m);
         for (int c = c0; c < c0 + nsub; ++c) {
           const int vi = ws.col_dof[c];

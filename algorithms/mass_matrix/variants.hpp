@@ -4,6 +4,7 @@
 #include <tuple>
 
 #include "mass_matrix/crba.hpp"
+#include "mass_matrix/crba_dh.hpp"
 #include "mass_matrix/id_columns.hpp"
 
 namespace rbd {
@@ -17,8 +18,8 @@ concept MassMatrixVariant = requires(const Model<double>& m, const VecX<double>&
   V::template run<double>(m, q, H, ws);
 };
 
-using MassMatrixVariants = std::tuple<Crba, IdColumns>;
+using MassMatrixVariants = std::tuple<Crba, IdColumns, CrbaDh>;
 
-static_assert(MassMatrixVariant<Crba> && MassMatrixVariant<IdColumns>);
+static_assert(MassMatrixVariant<Crba> && MassMatrixVariant<IdColumns> && MassMatrixVariant<CrbaDh>);
 
 }  // namespace rbd

@@ -3,6 +3,7 @@
 // algorithms themselves allocate nothing (DESIGN.md section 4).
 #include <vector>
 
+#include "model/dh_frames.hpp"
 #include "model/model.hpp"
 
 namespace rbd {
@@ -24,6 +25,10 @@ template <class S> struct Workspace {
   // [col0[i], col0[i] + subtree_nv[i]) of F, and col_dof[c] is column c's index in qd.
   std::vector<int> col0, subtree_nv, col_dof;
   Forces6<S> F;                        // 6 x nv spatial forces, one column per dof (CRBA's F)
+  // Denavit-Hartenberg view of the model for the *_dh variants (model/dh_frames.hpp), built
+  // here once per model so the variants' calls stay free of it; expressible = false (with the
+  // reason) for models it cannot express, on which those variants fall back.
+  DhFrames<S> dh;
 
   Workspace() = default;
   explicit Workspace(const Model<S>& m) { resize(m); }
@@ -41,6 +46,7 @@ template <class S> struct Workspace {
     tmp_v2 = VecX<S>::Zero(m.nv);
     depth_first_layout(m);
     F = Forces6<S>::Zero(6, m.nv);
+    dh = DhFrames<S>::try_build(m);
   }
 
  private:

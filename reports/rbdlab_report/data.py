@@ -271,6 +271,18 @@ class Data:
             self.discrepancies = list(raw["discrepancies"])
             for i, r in enumerate(self.discrepancies):
                 _require(r, ("quantity", "published", "evidence"), path, i)
+        # The family studies record the printed formulas they found wrong in their own JSON
+        # (frames.json: seeds 000/002; integration.json: seed 004); the Reproductions page
+        # lists them all.
+        for study in ("frames.json", "integration.json"):
+            path = p(study)
+            raw = load_json(path, required=False)
+            if raw is None:
+                continue
+            with structure_of(path):
+                for i, r in enumerate(raw.get("discrepancies", [])):
+                    _require(r, ("quantity", "published", "evidence"), path, f"discrepancies[{i}]")
+                    self.discrepancies.append(dict(r, found_by=study))
 
         # bench.json (optional)
         path = p("bench.json")

@@ -1,0 +1,191 @@
+// `rbdlab eval MODEL`: every selected family x variant on one state, as JSON (--json) or a
+// readable listing. The families and their evaluation are the gates' own
+// (verify/support/families.hpp), so `eval` prints exactly what the gates judge.
+#include <iomanip>
+#include <iostream>
+#include <limits>
+#include <set>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "cases/model_source.hpp"
+#include "cli/commands.hpp"
+#include "cli/mass_matrix_check.hpp"
+#include "cli/model_input.hpp"
+#include "cli/state_input.hpp"
+#include "reference/reference_scalar.hpp"
+#include "verify/support/families.hpp"
+
+namespace rbd::cli {
+namespace {
+
+// Every digit a Reference number carries, as a JSON string (a JSON number would be read
+// back as a double by most parsers).
+std::string full_digits(const Reference& x) {
+  return x.str(std::numeric_limits<Reference>::max_digits10, std::ios_base::scientific);
+}
+
+nlohmann::ordered_json value_json(const MatX<double>& v) {
+  if (v.cols() == 1) return std::vector<double>(v.data(), v.data() + v.size());
+  nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+  for (Eigen::Index r = 0; r < v.rows(); ++r) {
+    std::vector<double> row(static_cast<std::size_t>(v.cols()));
+    for (Eigen::Index c = 0; c < v.cols(); ++c) row[static_cast<std::size_t>(c)] = v(r, c);
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+nlohmann::ordered_json value_json(const MatX<Reference>& v) {
+  auto row_of = [&](Eigen::Index r) {
+    nlohmann::ordered_json row = nlohmann::ordered_json::array();
+    for (Eigen::Index c = 0; c < v.cols(); ++c) row.push_back(full_digits(v(r, c)));
+    return row;
+  };
+  if (v.cols() == 1) {
+    nlohmann::ordered_json out = nlohmann::ordered_json::array();
+    for (Eigen::Index r = 0; r < v.rows(); ++r) out.push_back(full_digits(v(r, 0)));
+    return out;
+  }
+  nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+  for (Eigen::Index r = 0; r < v.rows(); ++r) rows.push_back(row_of(r));
+  return rows;
+}
+
+bool all_finite(const MatX<double>& v) { return v.allFinite(); }
+bool all_finite(const MatX<Reference>& v) {
+  for (Eigen::Index k = 0; k < v.size(); ++k)
+    if (!boost::multiprecision::isfinite(v.data()[k])) return false;
+  return true;
+}
+
+struct Selection {
+  std::set<std::string> families;  // empty = all
+  std::string variant = "all";
+};
+
+Selection parse_selection(const Args& a) {
+  std::set<std::string> known_families, known_variants;
+  verify::for_each_type<verify::AllFamilies>([&]<class F>() {
+    known_families.insert(std::string(F::name));
+    verify::for_each_type<typename F::Variants>([&]<class V>() { known_variants.insert(std::string(V::name)); });
+  });
+  auto list = [](const std::set<std::string>& s) {
+    std::string out;
+    for (const auto& x : s) out += (out.empty() ? "" : ", ") + x;
+    return out;
+  };
+  Selection sel;
+  if (const std::string* f = a.get("--family")) {
+    std::stringstream ss(*f);
+    std::string name;
+    while (std::getline(ss, name, ',')) {
+      if (!known_families.count(name))
+        throw BadInput("--family: unknown family " + shown(name) + "; known: " + list(known_families));
+      sel.families.insert(name);
+    }
+  }
+  if (const std::string* v = a.get("--variant")) {
+    if (*v != "all" && !known_variants.count(*v))
+      throw BadInput("--variant: unknown variant " + shown(*v) + "; known: all, " + list(known_variants));
+    sel.variant = *v;
+  }
+  return sel;
+}
+
+template <class S>
+void evaluate_all(const Model<double>& md, const cases::State& x, const Selection& sel, const std::string& scalar,
+                  nlohmann::ordered_json& results, nlohmann::ordered_json& skipped) {
+  const Model<S> m = md.template cast<S>();
+  const verify::StateOf<S> xs = verify::cast_state<S>(m, x);
+  Workspace<S> ws(m);
+  verify::for_each_type<verify::AllFamilies>([&]<class F>() {
+    const std::string family(F::name);
+    if (!sel.families.empty() && !sel.families.count(family)) return;
+    verify::for_each_type<typename F::Variants>([&]<class V>() {
+      const std::string variant(V::name);
+      if (sel.variant != "all" && sel.variant != variant) return;
+      if (!V::template applicable<S>(m)) {
+        skipped.push_back({{"family", family}, {"variant", variant},
+                           {"reason", "not applicable to this model (see algorithms/" + family + "/README.md)"}});
+        return;
+      }
+      const MatX<S> value = F::template evaluate<V, S>(m, xs, ws);
+      if (!all_finite(value))
+        throw BadInput(family + "/" + variant + " produced non-finite numbers at this state: the model or the "
+                       "state is beyond double's range (or the mass matrix is singular)");
+      results.push_back({{"family", family}, {"variant", variant}, {"scalar", scalar}, {"value", value_json(value)}});
+    });
+  });
+}
+
+void print_readable(const nlohmann::ordered_json& out) {
+  std::cout << "model " << out["model"].get<std::string>() << ": nq = " << out["nq"] << ", nv = " << out["nv"] << "\n";
+  for (const auto& r : out["results"]) {
+    std::cout << r["family"].get<std::string>() << "/" << r["variant"].get<std::string>() << " ("
+              << r["scalar"].get<std::string>() << "):\n";
+    const auto& v = r["value"];
+    if (!v.empty() && v[0].is_array())
+      for (const auto& row : v) std::cout << "  " << row.dump() << "\n";
+    else
+      std::cout << "  " << v.dump() << "\n";
+  }
+  for (const auto& s : out["skipped"])
+    std::cout << "skipped " << s["family"].get<std::string>() << "/" << s["variant"].get<std::string>() << ": "
+              << s["reason"].get<std::string>() << "\n";
+}
+
+}  // namespace
+
+int run_eval(const Args& a) {
+  if (a.positional.size() != 1) throw BadInput("eval: expected exactly one MODEL (a URDF file or a case id); see rbdlab eval --help");
+  const Selection sel = parse_selection(a);
+  std::string scalar = "double";
+  if (const std::string* s = a.get("--scalar")) {
+    if (*s != "double" && *s != "reference") throw BadInput("--scalar: expected double or reference, got " + shown(*s));
+    scalar = *s;
+  }
+  const cases::LoadedModel lm = load_model(a);
+  const Model<double>& m = lm.model;
+  EvalState st = make_eval_state(m, lm.joint_names, a);
+  const bool solves = sel.families.empty() || sel.families.count("forward_dynamics") || sel.families.count("factorization");
+  if (solves) check_mass_matrix(m, st.x.q, lm.joint_names);
+
+  nlohmann::ordered_json out;
+  out["model"] = m.name;
+  out["source"] = lm.kind;
+  out["nq"] = m.nq;
+  out["nv"] = m.nv;
+  out["joint_names"] = lm.joint_names;
+  nlohmann::ordered_json joints = nlohmann::ordered_json::array();
+  for (int i = 0; i < m.nb; ++i)
+    joints.push_back({{"name", lm.joint_names[i]}, {"type", std::string(joint_type_name(m.joint[i].type))},
+                      {"q_index", m.q_idx[i]}, {"nq", joint_nq(m.joint[i].type)},
+                      {"v_index", m.v_idx[i]}, {"nv", joint_nv(m.joint[i].type)}});
+  out["joints"] = joints;
+  out["gravity"] = std::vector<double>{m.gravity[0], m.gravity[1], m.gravity[2]};
+  auto vec = [](const VecX<double>& v) { return std::vector<double>(v.data(), v.data() + v.size()); };
+  out["state"] = {{"q", vec(st.x.q)}, {"qd", vec(st.x.qd)}, {"qdd", vec(st.x.qdd)}, {"tau", vec(st.x.tau)},
+                  {"f_ext", "none"}};
+  nlohmann::ordered_json warnings = lm.warnings;
+  for (const auto& w : st.warnings) warnings.push_back(w);
+  out["warnings"] = warnings;
+  for (const auto& w : warnings) std::cerr << "rbdlab eval: warning: " << w.get<std::string>() << "\n";
+  out["results"] = nlohmann::ordered_json::array();
+  out["skipped"] = nlohmann::ordered_json::array();
+  if (scalar == "double") {
+    evaluate_all<double>(m, st.x, sel, scalar, out["results"], out["skipped"]);
+  } else {
+    Progress("eval").step("evaluating in the 50-digit Reference scalar");
+    evaluate_all<Reference>(m, st.x, sel, scalar, out["results"], out["skipped"]);
+  }
+  if (out["results"].empty()) throw BadInput("eval: no variant of the selected families applies to this model");
+  if (a.flag.count("--json"))
+    std::cout << out.dump(1) << "\n";
+  else
+    print_readable(out);
+  return 0;
+}
+
+}  // namespace rbd::cli

@@ -1,0 +1,110 @@
+// rbdlab: the suite's verdicts for a user's own robot (README.md, "The rbdlab command").
+//
+// Exit status: 0 success; 1 a gate failed (verify) or a benchmark was refused (bench);
+// 2 bad input (usage, a missing or malformed model file, bad numbers, a singular mass
+// matrix), with a message on stderr naming the problem and where; 3 an internal error
+// (a bug in rbdlab: please report it with the command line).
+#include <exception>
+#include <iostream>
+#include <map>
+#include <string>
+
+#include "cli/commands.hpp"
+
+namespace {
+
+using rbd::cli::OptionSpec;
+
+const char* const kUsage =
+    "usage: rbdlab <command> [options]\n"
+    "\n"
+    "commands:\n"
+    "  cases                 list the built-in model ids and benchmark cases\n"
+    "  eval MODEL            evaluate the families on one state (tau, H, C, solves, qdd)\n"
+    "  verify MODEL          run the gates on MODEL over seeded states; exit 0 only if all pass\n"
+    "  bench MODEL           time every variant and MuJoCo on MODEL\n"
+    "\n"
+    "MODEL is a URDF file (urdfdom) or a built-in id (rbdlab cases), e.g. gu:7, urdf:panda.\n"
+    "rbdlab <command> --help describes each command. Exit status: 0 ok, 1 a gate failed,\n"
+    "2 bad input (the message names the problem and where), 3 internal error.\n";
+
+const std::map<std::string, std::string> kHelp = {
+    {"cases", "usage: rbdlab cases\n  Lists the built-in model ids, the verify cases and the benchmark cases.\n"},
+    {"eval",
+     "usage: rbdlab eval MODEL [--family F,...] [--variant V|all] [--scalar double|reference]\n"
+     "                  [--seed N] [--q ...] [--qd ...] [--qdd ...] [--tau ...]\n"
+     "                  [--gravity gx,gy,gz] [--floating] [--json]\n"
+     "  Evaluates every variant of the selected families (default: all of inverse_dynamics,\n"
+     "  mass_matrix, bias, factorization, forward_dynamics) at one state, without external forces:\n"
+     "    inverse_dynamics  tau = ID(q, qd, qdd)         mass_matrix  H(q)\n"
+     "    bias              C = ID(q, qd, 0)             factorization  x = H(q)^-1 tau\n"
+     "    forward_dynamics  qdd = FD(q, qd, tau)\n"
+     "  State: --seed N gives the suite's seeded random state; otherwise q is neutral (identity\n"
+     "  quaternions) and qd = qdd = tau = 0. --q (nq numbers), --qd, --qdd, --tau (nv numbers each)\n"
+     "  replace parts, comma-separated, in the model's joint order (listed under joint_names/joints\n"
+     "  in the output). Quaternions are [w x y z]; one that is not of unit norm is normalised with a\n"
+     "  warning, a zero one is an error. NaN/inf anywhere are errors.\n"
+     "  --gravity replaces the gravity vector (URDF default 0,0,-9.81). --floating adds a free joint\n"
+     "  at a URDF's root link. --scalar reference evaluates in 50-digit arithmetic (values printed as\n"
+     "  strings with every digit); double values are printed as the shortest decimal that reads back\n"
+     "  to the same double (<= 17 significant digits). Before a solve with H, H's positive\n"
+     "  definiteness is checked (a singular H is an error naming the joint).\n"},
+    {"verify",
+     "usage: rbdlab verify MODEL [--seeds N] [--gravity gx,gy,gz] [--floating] [--json]\n"
+     "  Runs the suite's gates on MODEL: each variant in 50-digit arithmetic against the independent\n"
+     "  Lagrangian oracle (>= 40 digits), H symmetric positive definite and 1/2 qd^T H qd = kinetic\n"
+     "  energy, and each variant's error in double (in eps) over N seeded states (default 20) against\n"
+     "  its budget. Prints a table (or JSON); exit 0 only if everything passes.\n"},
+    {"bench",
+     "usage: rbdlab bench MODEL [--floating] [--quick] [--json] [--out FILE]\n"
+     "  Times every variant of every family and MuJoCo (built from the same model) on MODEL with\n"
+     "  Google Benchmark, after checking each variant's exactness and MuJoCo's agreement. Prints\n"
+     "  Google Benchmark's table, or its JSON with --json; --out FILE also writes the JSON there.\n"
+     "  --quick: one repetition (a smoke run). Needs a Release build (make build).\n"},
+};
+
+const std::map<std::string, OptionSpec> kOptions = {
+    {"cases", {}},
+    {"eval",
+     {{"--family", "--variant", "--scalar", "--seed", "--q", "--qd", "--qdd", "--tau", "--gravity"},
+      {"--json", "--floating"}}},
+    {"verify", {{"--seeds", "--gravity"}, {"--json", "--floating"}}},
+    {"bench", {{"--out"}, {"--json", "--floating", "--quick"}}},
+};
+
+int dispatch(int argc, const char* const* argv) {
+  if (argc < 2) {
+    std::cerr << kUsage;
+    return 2;
+  }
+  const std::string command = argv[1];
+  if (command == "-h" || command == "--help" || command == "help") {
+    std::cout << kUsage;
+    return 0;
+  }
+  const auto spec = kOptions.find(command);
+  if (spec == kOptions.end()) throw rbd::cli::BadInput("unknown command " + rbd::cli::shown(command) + "\n" + kUsage);
+  const rbd::cli::Args a = rbd::cli::parse_args(argc, argv, 2, command, spec->second);
+  if (a.flag.count("--help")) {
+    std::cout << kHelp.at(command);
+    return 0;
+  }
+  if (command == "cases") return rbd::cli::run_cases(a);
+  if (command == "eval") return rbd::cli::run_eval(a);
+  if (command == "verify") return rbd::cli::run_verify(a);
+  return rbd::cli::run_bench(a, argv[0]);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return dispatch(argc, argv);
+  } catch (const rbd::cli::BadInput& e) {
+    std::cerr << "rbdlab: error: " << e.what() << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "rbdlab: internal error: " << e.what() << "\n";
+    return 3;
+  }
+}

@@ -1,0 +1,85 @@
+#pragma once
+// The state `rbdlab eval` evaluates at, from --seed and --q/--qd/--qdd/--tau.
+//
+//  - --seed N: the suite's seeded random state for this model (cases/states.hpp), the same
+//    state the gates use for seed N, without external forces.
+//  - no --seed: q = the neutral configuration (zero angles and displacements, identity
+//    quaternions), qd = qdd = tau = 0.
+//  - --q, --qd, --qdd, --tau replace the corresponding part (comma-separated, q has nq
+//    numbers, the others nv), in the model's joint order (`rbdlab eval MODEL --json` lists
+//    joint names; a spherical joint takes 4 q numbers [w x y z] and 3 velocities, a free joint
+//    7 q numbers [w x y z px py pz] and 6 velocities [omega; v] in its body frame).
+//  - Quaternions in --q: normalised. If the norm differs from 1 by more than 8 eps (more
+//    than rounding of a unit quaternion written to 17 digits), the result carries a warning
+//    naming the joint and the norm; a zero quaternion is an error (it has no direction).
+#include <cmath>
+#include <limits>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cli/args.hpp"
+#include "cli/numbers.hpp"
+#include "cases/states.hpp"
+#include "model/configuration.hpp"
+
+namespace rbd::cli {
+
+struct EvalState {
+  cases::State x;
+  std::vector<std::string> warnings;
+};
+
+inline std::string layout_hint(const Model<double>& m, const std::vector<std::string>& joint_names, bool positions) {
+  std::ostringstream os;
+  for (int i = 0; i < m.nb; ++i) {
+    const JointType t = m.joint[i].type;
+    const int n = positions ? joint_nq(t) : joint_nv(t);
+    os << (i ? ", " : "") << joint_names[i] << " (" << joint_type_name(t) << "): " << n;
+  }
+  return os.str();
+}
+
+inline VecX<double> vector_option(const Args& a, const std::string& name, int expected, const Model<double>& m,
+                                  const std::vector<std::string>& joint_names, bool positions) {
+  const std::vector<double> v = parse_list(*a.get(name), name);
+  if (static_cast<int>(v.size()) != expected)
+    throw BadInput(name + ": " + std::to_string(v.size()) + " numbers given, model '" + m.name + "' needs " +
+                   std::to_string(expected) + " (" + layout_hint(m, joint_names, positions) + ")");
+  return Eigen::Map<const VecX<double>>(v.data(), expected);
+}
+
+inline EvalState make_eval_state(const Model<double>& m, const std::vector<std::string>& joint_names, const Args& a) {
+  EvalState s;
+  if (const std::string* seed = a.get("--seed")) {
+    s.x = cases::random_state(m, parse_count(*seed, "--seed", 0, std::numeric_limits<std::uint64_t>::max()));
+  } else {
+    s.x.q = neutral_configuration(m);
+    s.x.qd = s.x.qdd = s.x.tau = VecX<double>::Zero(m.nv);
+  }
+  s.x.f_ext.assign(static_cast<std::size_t>(m.nb), Vec6<double>::Zero());
+  if (a.get("--q")) s.x.q = vector_option(a, "--q", m.nq, m, joint_names, true);
+  if (a.get("--qd")) s.x.qd = vector_option(a, "--qd", m.nv, m, joint_names, false);
+  if (a.get("--qdd")) s.x.qdd = vector_option(a, "--qdd", m.nv, m, joint_names, false);
+  if (a.get("--tau")) s.x.tau = vector_option(a, "--tau", m.nv, m, joint_names, false);
+  constexpr double eps = std::numeric_limits<double>::epsilon();
+  for (int i = 0; i < m.nb; ++i) {
+    const JointType t = m.joint[i].type;
+    if (t != JointType::Spherical && t != JointType::Free) continue;
+    auto quat = s.x.q.segment<4>(m.q_idx[i]);
+    const double norm = quat.norm();
+    if (!(norm > 0))
+      throw BadInput("--q: the quaternion of joint '" + joint_names[i] + "' (q[" + std::to_string(m.q_idx[i]) +
+                     ".." + std::to_string(m.q_idx[i] + 3) + "]) is zero; a rotation needs a non-zero quaternion");
+    if (std::abs(norm - 1) > 8 * eps) {
+      std::ostringstream os;
+      os.precision(17);
+      os << "--q: the quaternion of joint '" << joint_names[i] << "' had norm " << norm << "; normalised to unit length";
+      s.warnings.push_back(os.str());
+    }
+    quat /= norm;
+  }
+  return s;
+}
+
+}  // namespace rbd::cli

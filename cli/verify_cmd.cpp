@@ -1,0 +1,114 @@
+// `rbdlab verify MODEL`: the suite's gates on one user model, over seeded random states.
+//  - gate 1 (exactness): every variant in the 50-digit Reference scalar against the
+//    Lagrangian oracle on seeds 1..2, >= 40 digits (verify/support/exactness.hpp's bar);
+//  - gate 2 (identities): H(q) symmetric and positive definite in Reference (an LDL^T with
+//    positive pivots), and 1/2 qd^T H qd equal to the oracle's kinetic energy summed body
+//    by body, to 40 digits;
+//  - gate 3 (accuracy): every variant in double against itself in Reference over --seeds
+//    states, held to the budgets of verify/support/accuracy.hpp.
+// The same measurement code as `make verify` (verify/support/), on the user's model.
+#include <algorithm>
+#include <iomanip>
+#include <iostream>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.hpp"
+#include "cli/model_input.hpp"
+#include "reference/lagrange_oracle.hpp"
+#include "verify/support/accuracy.hpp"
+
+namespace rbd::cli {
+namespace {
+
+struct IdentityRecord {
+  std::string name;
+  double digits;
+  bool pass;
+};
+
+// Gate 2 on seeds 1..seeds: symmetry and positive pivots of H, and the energy identity.
+std::vector<IdentityRecord> check_identities(const Model<double>& md, int seeds) {
+  const Model<Reference> m = md.template cast<Reference>();
+  Workspace<Reference> ws(m);
+  double sym_digits = 50, energy_digits = 50;
+  bool pd = true;
+  for (int seed = 1; seed <= seeds; ++seed) {
+    const auto x = verify::cast_state<Reference>(m, cases::random_state(md, seed));
+    MatX<Reference> H = MatX<Reference>::Zero(m.nv, m.nv);
+    Crba::run<Reference>(m, x.q, H, ws);
+    sym_digits = std::min(sym_digits, verify::exact_digits(verify::rel_diff(H.transpose(), H)));
+    MatX<Reference> L = H;  // unpivoted LDL^T: every pivot must be positive
+    for (int k = 0; k < m.nv && pd; ++k) {
+      for (int j = 0; j < k; ++j) L(k, k) -= L(k, j) * L(k, j) * L(j, j);
+      if (!(L(k, k) > 0)) pd = false;
+      for (int r = k + 1; r < m.nv; ++r) {
+        for (int j = 0; j < k; ++j) L(r, k) -= L(r, j) * L(k, j) * L(j, j);
+        L(r, k) /= L(k, k);
+      }
+    }
+    const Reference T_H = Reference(x.qd.dot(H * x.qd)) / 2;
+    const Reference T = oracle::kinetic_energy(m, x.q, x.qd);
+    MatX<Reference> a(1, 1), b(1, 1);
+    a(0, 0) = T_H;
+    b(0, 0) = T;
+    energy_digits = std::min(energy_digits, verify::exact_digits(verify::rel_diff(a, b)));
+  }
+  return {{"H symmetric (crba, Reference)", sym_digits, sym_digits >= verify::kExactDigitsGate},
+          {"H positive definite (LDL^T pivots > 0, Reference)", pd ? 50.0 : 0.0, pd},
+          {"1/2 qd^T H qd = kinetic energy (oracle)", energy_digits, energy_digits >= verify::kExactDigitsGate}};
+}
+
+}  // namespace
+
+int run_verify(const Args& a) {
+  if (a.positional.size() != 1) throw BadInput("verify: expected exactly one MODEL (a URDF file or a case id); see rbdlab verify --help");
+  int seeds = 20;
+  if (const std::string* s = a.get("--seeds")) seeds = static_cast<int>(parse_count(*s, "--seeds", 2, 1000));
+  const cases::LoadedModel lm = load_model(a);
+  const Model<double>& m = lm.model;
+  for (const auto& w : lm.warnings) std::cerr << "rbdlab verify: warning: " << w << "\n";
+  const Progress progress("verify");
+  std::vector<verify::AccuracyRecord> records;
+  verify::for_each_type<verify::AllFamilies>([&]<class F>() {
+    progress.step(std::string(F::name) + ": Reference vs oracle (2 seeds), double vs Reference (" +
+                  std::to_string(seeds) + " seeds)");
+    verify::measure_accuracy<F>(m.name, m, seeds, 2, [&](const verify::AccuracyRecord& r) { records.push_back(r); });
+  });
+  progress.step("identities (H symmetric positive definite, kinetic energy)");
+  const std::vector<IdentityRecord> ids = check_identities(m, 2);
+  bool all = true;
+  for (const auto& r : records) all = all && r.pass;
+  for (const auto& r : ids) all = all && r.pass;
+
+  if (a.flag.count("--json")) {
+    nlohmann::ordered_json out = {{"model", m.name}, {"nq", m.nq}, {"nv", m.nv}, {"depth", m.depth()}, {"seeds", seeds},
+                          {"pass", all}};
+    out["accuracy"] = nlohmann::ordered_json::array();
+    for (const auto& r : records) out["accuracy"].push_back(nlohmann::ordered_json::parse(verify::to_json(r).dump()));
+    out["identities"] = nlohmann::ordered_json::array();
+    for (const auto& r : ids) out["identities"].push_back({{"identity", r.name}, {"digits", r.digits}, {"pass", r.pass}});
+    std::cout << out.dump(1) << "\n";
+  } else {
+    std::cout << "rbdlab verify " << m.name << ": nq = " << m.nq << ", nv = " << m.nv << ", depth = " << m.depth()
+              << ", " << seeds << " seeded states\n"
+              << "exact digits: Reference vs the Lagrangian oracle (>= 40 to pass); error: double vs Reference in "
+                 "eps = 2.2e-16 (max / mean over seeds), held to the budget against the typical output size\n\n";
+    std::cout << std::left << std::setw(36) << "family/variant" << std::right << std::setw(8) << "digits"
+              << std::setw(12) << "max eps" << std::setw(12) << "mean eps" << std::setw(12) << "budget"
+              << "  result\n";
+    std::cout << std::fixed;
+    for (const auto& r : records)
+      std::cout << std::left << std::setw(36) << (r.family + "/" + r.variant) << std::right << std::setprecision(1)
+                << std::setw(8) << r.exact_digits << std::setw(12) << r.err_eps_max << std::setw(12)
+                << r.err_eps_mean << std::setw(12) << r.budget_eps << "  " << (r.pass ? "pass" : "FAIL") << "\n";
+    std::cout << "\nidentities (Reference, >= 40 digits):\n";
+    for (const auto& r : ids)
+      std::cout << "  " << std::left << std::setw(52) << r.name << std::right << std::setw(6) << std::setprecision(1)
+                << r.digits << "  " << (r.pass ? "pass" : "FAIL") << "\n";
+    std::cout << "\n" << (all ? "all gates pass" : "SOME GATES FAIL") << "\n";
+  }
+  return all ? 0 : 1;
+}
+
+}  // namespace rbd::cli

@@ -1,0 +1,236 @@
+"""The integration family page (integration.md), from reports/data/integration.json (written by
+verify/integration_study.cpp) and algorithms/integration/README.md: the reproduction of seed 004
+(Mueller & Terze, DETC2013-12151), Munthe-Kaas on SE(3) vs SO(3)xR3. Optional: without
+integration.json no page is written. Every number comes from the JSON."""
+import os
+
+from . import fmt, plots
+from .data import GenerationError, load_json
+from .pages import GENERATED, Context, embed_readme, read_readme
+
+FAMILY = "integration"
+PAGE = "integration.md"
+LINES = {"rkmk4_se3": "-", "rkmk4_so3xr3": "--", "quat_rk4": ":"}
+
+
+def _check(raw, path):
+    try:
+        for key in ("lie_accuracy", "printed_formulas", "systems", "verdict", "discrepancies", "pass", "constants"):
+            raw[key]
+        for s in raw["systems"]:
+            for k in ("id", "title", "choices", "runs", "order", "cost", "E0"):
+                s[k]
+            for r in s["runs"]:
+                for k in ("variant", "scalar", "t", "energy_drift", "joints", "max_energy_drift", "max_energy_drift_1s"):
+                    r[k]
+            for v in s["order"]["variants"]:
+                for k in ("variant", "errors", "order", "order_full_range", "pass"):
+                    v[k]
+        for v in raw["verdict"]:
+            for k in ("where", "claim", "confirmed", "evidence"):
+                v[k]
+    except (KeyError, TypeError) as e:
+        raise GenerationError(f"{path}: unexpected structure ({e!r} missing or malformed)")
+
+
+def _sci(x):
+    return f"{x:.2g}"
+
+
+# ------------------------------------------------------------------ plots
+def _lie_accuracy_plot(raw, path):
+    a = raw["lie_accuracy"]
+    th = a["theta"]
+    fig, (ax1, ax2) = plots.plt.subplots(1, 2, figsize=(9, 3.6))
+    for name, errs in a["functions"].items():
+        ax1.plot(th, [max(e, 1e-2) for e in errs], label=name, lw=0.8)
+    ax1.set(xscale="log", yscale="log", xlabel="rotation angle |w| (rad)", ylabel="error / eps",
+            title="closed forms in double vs Reference")
+    ax1.legend(ncol=2)
+    for name, br in a["coefficients"].items():
+        line, = ax2.plot(th, [max(e, 1e-2) for e in br["series"]], lw=0.8, label=f"{name} series")
+        ax2.plot(th, [max(e, 1e-2) for e in br["closed"]], lw=0.8, ls="--", color=line.get_color(), label=f"{name} closed")
+    ax2.axvline(a["threshold_theta"]["A_B"], color="grey", lw=0.6, ls=":")
+    ax2.set(xscale="log", yscale="log", xlabel="|w| (rad)", ylabel="error / eps",
+            title="coefficients, each branch forced (dotted: A, B switch)")
+    ax2.set_ylim(1e-2, 1e17)
+    ax2.legend(ncol=2, fontsize=5)
+    plots._save(fig, path)
+    return True
+
+
+def _violation_plot(system, path):
+    runs = [r for r in system["runs"]]
+    nj = system["joints"]
+    if nj == 0:
+        return False
+    fig, axes = plots.plt.subplots(2, nj, figsize=(3.3 * nj, 5.2), squeeze=False)
+    for j in range(nj):
+        for row, span in enumerate((1.0, 10.0)):
+            ax = axes[row][j]
+            for r in runs:
+                if r["scalar"] != "double" and span > 1.0:
+                    continue
+                pts = [(t, g) for t, g in zip(r["t"], r["joints"][j]["position"]) if t <= span + 1e-9]
+                style = LINES.get(r["variant"], "-")
+                label = r["variant"] + ("" if r["scalar"] == "double" else " (Reference)")
+                ax.plot([t for t, _ in pts], [max(g, 1e-17) for _, g in pts], ls=style, lw=0.8 if r["scalar"] == "double" else 1.6,
+                        alpha=1.0 if r["scalar"] == "double" else 0.6, label=label)
+            ax.set(yscale="log", xlabel="t (s)", ylabel="|g| (m)" if j == 0 else None,
+                   title=f"joint {j + 1}, {span:g} s")
+            if j == 0 and row == 0:
+                ax.legend(fontsize=5)
+    fig.suptitle(f"{system['title']}: position-constraint violation, h = 1 ms", fontsize=9)
+    plots._save(fig, path)
+    return True
+
+
+def _energy_plot(system, path):
+    fig, (a1, a2) = plots.plt.subplots(1, 2, figsize=(8, 3))
+    for r in system["runs"]:
+        label = r["variant"] + ("" if r["scalar"] == "double" else " (Reference)")
+        for ax, span in ((a1, 1.0), (a2, 10.0)):
+            if r["scalar"] != "double" and span > 1.0:
+                continue
+            pts = [(t, e) for t, e in zip(r["t"], r["energy_drift"]) if t <= span + 1e-9]
+            ax.plot([t for t, _ in pts], [e for _, e in pts], ls=LINES.get(r["variant"], "-"), lw=0.8, label=label)
+    for ax, span in ((a1, 1.0), (a2, 10.0)):
+        ax.set(xlabel="t (s)", ylabel="E - E0 (J)", title=f"energy drift, {span:g} s")
+    a1.legend(fontsize=5)
+    plots._save(fig, path)
+    return True
+
+
+def _order_plot(system, path):
+    o = system["order"]
+    h = o["h"]
+    fig, ax = plots.plt.subplots(figsize=(4.2, 3.4))
+    for v in o["variants"]:
+        ax.plot([x * 1e3 for x in h], v["errors"], "o", ls=LINES.get(v["variant"], "-"), lw=0.8, markersize=3,
+                label=f"{v['variant']} (p = {fmt.slope(v['order'])})")
+    e0 = o["variants"][0]["errors"][-1]
+    ax.plot([x * 1e3 for x in h], [e0 * (x / h[-1]) ** 4 for x in h], color="grey", lw=0.6, ls=":", label="slope 4")
+    ax.set(xscale="log", yscale="log", xlabel="h (ms)", ylabel="configuration error at T",
+           title=f"{system['id']}: error vs h, T = {o['T']:g} s")
+    ax.legend(fontsize=5)
+    plots._save(fig, path)
+    return True
+
+
+def _work_precision_plot(system, path):
+    o = system["order"]
+    cost = {c["variant"]: c for c in system["cost"]}
+    fig, ax = plots.plt.subplots(figsize=(4.2, 3.4))
+    for v in o["variants"]:
+        c = cost.get(v["variant"])
+        if not c:
+            continue
+        t = [c["ns_per_step"] * 1e-9 * round(o["T"] / h) for h in o["h"]]
+        ax.plot(t, v["errors"], "o", ls=LINES.get(v["variant"], "-"), lw=0.8, markersize=3, label=v["variant"])
+    ax.set(xscale="log", yscale="log", xlabel="time to solution (s, one run, wall clock)", ylabel="configuration error",
+           title=f"{system['id']}: work vs precision")
+    ax.legend(fontsize=5)
+    plots._save(fig, path)
+    return True
+
+
+def _plot(ctx, name, fn, *args):
+    rel = f"plots/{name}.svg"
+    if fn(*args, os.path.join(ctx.tmp_out, rel)):
+        ctx.written.append(rel)
+        return f"![{name}]({rel})"
+    return ""
+
+
+# ------------------------------------------------------------------ page
+def _system_section(ctx, s, const):
+    L = [f"## {s['title']}", "", f"Source: {s.get('source', fmt.NA)}. {s['bodies']} bodies, {s['joints']} spherical joints; "
+         f"initial energy E0 = {s['E0']:.6g} J (kinetic {s.get('T0', 0):.6g} J).", ""]
+    if s["choices"]:
+        L += ["Choices where the paper is silent (recorded in [cases/lie_systems.hpp]("
+              f"{ctx.link('cases/lie_systems.hpp')})):", ""] + [f"- {c}" for c in s["choices"]] + [""]
+    rows = []
+    for r in s["runs"]:
+        span = r["T"]
+        for jt in r["joints"]:
+            rows.append([r["variant"], r["scalar"], f"{span:g}", str(jt["joint"]), _sci(jt["max_position_1s"]),
+                         _sci(jt["max_position"]), _sci(jt["max_velocity_1s"]), _sci(jt["max_velocity"])])
+    if rows:
+        L += [f"Largest constraint violation at h = {const['h'] * 1e3:g} ms (position |g| in m, velocity |J V| in m/s; "
+              "Reference runs cover the first "
+              f"{const['T_reference']:g} s and show the method error without round-off):", "",
+              fmt.table(["variant", "scalar", "run (s)", "joint", "|g| max, 1 s", "|g| max, run", "|Jv| max, 1 s",
+                         "|Jv| max, run"], rows, right=(2, 3, 4, 5, 6, 7)), ""]
+    L += [_plot(ctx, f"integration_{s['id']}_violation", _violation_plot, s), ""]
+    erows = [[r["variant"], r["scalar"], _sci(r["max_energy_drift_1s"]), _sci(r["max_energy_drift"]),
+              _sci(r["max_energy_drift"] / abs(s["E0"])) if s["E0"] else fmt.NA] for r in s["runs"]]
+    L += ["Energy drift max |E - E0| (J):", "", fmt.table(["variant", "scalar", "1 s", "run", "relative"], erows, right=(2, 3, 4)),
+          "", _plot(ctx, f"integration_{s['id']}_energy", _energy_plot, s), ""]
+    o = s["order"]
+    orows = [[v["variant"], fmt.slope(v["order"]), " ".join(f"{h * 1e3:g}" for h in v.get("gated_h", [])),
+              fmt.slope(v["order_full_range"]), _sci(v["errors"][0]), _sci(v["errors"][-1]), fmt.yesno(v["pass"])]
+             for v in o["variants"]]
+    L += [f"Convergence order (configuration error at T = {o['T']:g} s against rkmk4_se3 in Reference at h = "
+          f"{o['reference_h'] * 1e6:g} us, whose step-halving difference is {_sci(o['reference_halving_diff'])}). "
+          f"The gate fits the steps with h * max|w| <= {o.get('asymptotic_h_rho', 0):g} rad (max|w| = "
+          f"{o.get('rho', 0):.3g} rad/s) and needs 4 +- {const['order_tolerance']:g}; the fit over all of 8..0.5 ms is beside it.",
+          "", fmt.table(["variant", "order (gated)", "gated h (ms)", "order 8..0.5 ms", "error at 8 ms", "error at 0.5 ms", "pass"],
+                        orows, right=(1, 3, 4, 5)), "",
+          _plot(ctx, f"integration_{s['id']}_order", _order_plot, s), " ",
+          _plot(ctx, f"integration_{s['id']}_work_precision", _work_precision_plot, s), ""]
+    crows = [[c["variant"], fmt.count(c["m"]), fmt.count(c["a"]), fmt.count(c["sin"] + c["cos"]), fmt.count(c["sqrt"]),
+              fmt.ns(c["ns_per_step"]), fmt.ns(c["ns_per_body_update"])] for c in s["cost"]]
+    L += ["Cost of one RK4 step (operation counts from the Counted scalar; times are one wall-clock run of 2000 steps, "
+          "not gated):", "", fmt.table(["variant", "m", "a", "sin+cos", "sqrt", "ns/step", "ns/body update"], crows,
+                                       right=(1, 2, 3, 4, 5, 6)), ""]
+    return L
+
+
+def render(data, tmp_out, final_out):
+    """Writes integration.md into tmp_out; returns the list of files written (for the manifest)."""
+    path = os.path.join(data.data_dir, "integration.json")
+    raw = load_json(path, required=False)
+    if raw is None:
+        return []
+    _check(raw, path)
+    ctx = Context(data, tmp_out, final_out, [])
+    const = raw["constants"]
+    L = [GENERATED, "", "# Integration: Munthe-Kaas on SE(3) vs SO(3)xR3 (seed 004)", "",
+         "[Index](index.md) · [Reproductions](reproductions.md)", "",
+         "Gate status: " + ("all integration gates pass." if raw["pass"] else "**an integration gate failed** (see below)."), "",
+         "Reproduces Mueller & Terze, *Is there an optimal choice of configuration space for Lie group integration "
+         "schemes applied to constrained MBS?* (DETC2013-12151, seed 004): the four systems of its section 5 integrated "
+         "with the Munthe-Kaas scheme of its Eq. 37 (classical RK4 tableau) on both configuration groups, plus a "
+         "quaternion RK4 baseline.", ""]
+    L += ["## Verdict on the paper's conclusions", "",
+          f"'Similar' means maxima within a factor {const['similar_factor']:g}; 'to computing accuracy' means below "
+          f"{_sci(const['roundoff_10s_m'])} m over 10 s (10^4 steps x 0.5 m x 8 eps).", "",
+          fmt.table(["where", "claim", "measured", "evidence"],
+                    [[v["where"], v["claim"], "confirmed" if v["confirmed"] else "**contradicted**", v["evidence"]]
+                     for v in raw["verdict"]]), ""]
+    L += ["## The printed formulas (section 2)", "",
+          fmt.table(["equation", "digits vs series", "right", "note"],
+                    [[p["equation"], fmt.digits(p["digits"]), fmt.yesno(p["correct"]), p["note"]] for p in raw["printed_formulas"]],
+                    right=(1,)), ""]
+    if raw["discrepancies"]:
+        L += ["Found wrong (also in this run's discrepancy list):", ""]
+        for d in raw["discrepancies"]:
+            L += [f"- **{d['quantity']}** ({d['source']}): printed `{d['published']}`; rbdlab: {d['rbdlab_exact']}. "
+                  f"Evidence: {d['evidence']}"]
+        L.append("")
+    a = raw["lie_accuracy"]
+    L += ["## Accuracy of the closed forms in double", "",
+          f"Each SO(3)/SE(3) function in double against the same in Reference (held to the series to 40 digits by "
+          f"[test_lie_groups.cpp]({ctx.link('verify/test_lie_groups.cpp')})), at {len(a['theta'])} angles from 1e-8 to pi; "
+          f"worst {fmt.eps(a['worst_eps'])} eps (budget {fmt.eps(a.get('budget_eps', 0))} eps, "
+          f"{'pass' if a.get('pass', True) else '**over budget**'}). Right: each coefficient's two branches forced over the whole range; the "
+          f"series is used below |w| = {a['threshold_theta']['A_B']:.3g} (A, B) and "
+          f"{a['threshold_theta']['C_G_dB_dC_dG']:.3g} (C, G and the derivatives).", "",
+          _plot(ctx, "integration_lie_accuracy", _lie_accuracy_plot, raw), ""]
+    for s in raw["systems"]:
+        L += _system_section(ctx, s, const)
+    readme = read_readme(ctx, FAMILY)
+    if readme:
+        L += ["## The family (algorithms/integration/README.md)", "", embed_readme(ctx, FAMILY, readme), ""]
+    ctx.write(PAGE, "\n".join(L))
+    return ctx.written
