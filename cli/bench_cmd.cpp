@@ -22,6 +22,9 @@ int run_bench(const Args& a, const char*) {
   if (a.positional.size() != 1) throw BadInput("bench: expected exactly one MODEL (a URDF file or a case id); see rbdlab bench --help");
   // Load here too, so that a bad MODEL is reported as bad input before anything runs.
   (void)load_model(a);
+  if (access(RBDLAB_BENCH_PROGRAM, X_OK) != 0)
+    throw BadInput(std::string("bench: the benchmark program ") + RBDLAB_BENCH_PROGRAM +
+                   " is not built (make verify does not build it); run `make build` first");
   std::vector<std::string> args = {RBDLAB_BENCH_PROGRAM, "--model=" + a.positional[0]};
   if (a.flag.count("--floating")) args.push_back("--floating");
   if (a.flag.count("--quick")) args.push_back("--quick");
