@@ -17,33 +17,44 @@
 
 namespace rbd::cli {
 
+// Unpivoted LDL^T of the symmetric H (L's multipliers below the diagonal, D on it), stopped
+// at the first pivot d_k <= tiny: returns k and sets *pivot = d_k, or -1 if every pivot is
+// above tiny. Any scalar (the CLI's double check, `rbdlab verify`'s Reference identity).
+template <class S> int first_small_pivot(MatX<S> L, const S& tiny, S* pivot) {
+  const int n = static_cast<int>(L.rows());
+  for (int k = 0; k < n; ++k) {
+    for (int j = 0; j < k; ++j) L(k, k) -= L(k, j) * L(k, j) * L(j, j);
+    if (!(L(k, k) > tiny)) {
+      *pivot = L(k, k);
+      return k;
+    }
+    for (int r = k + 1; r < n; ++r) {
+      for (int j = 0; j < k; ++j) L(r, k) -= L(r, j) * L(k, j) * L(j, j);
+      L(r, k) /= L(k, k);
+    }
+  }
+  return -1;
+}
+
 inline void check_mass_matrix(const Model<double>& m, const VecX<double>& q, const std::vector<std::string>& joint_names) {
   Workspace<double> ws(m);
   MatX<double> H = MatX<double>::Zero(m.nv, m.nv);
   Crba::run<double>(m, q, H, ws);
   const double scale = H.diagonal().cwiseAbs().maxCoeff();
   const double tiny = m.nv * std::numeric_limits<double>::epsilon() * scale;
-  MatX<double> L = H;
-  for (int k = 0; k < m.nv; ++k) {
-    for (int j = 0; j < k; ++j) L(k, k) -= L(k, j) * L(k, j) * L(j, j);
-    const double d = L(k, k);
-    if (!(d > tiny)) {
-      int body = 0;
-      for (int i = 0; i < m.nb; ++i)
-        if (m.v_idx[i] <= k) body = i;
-      std::ostringstream os;
-      os.precision(3);
-      os << "singular mass matrix: at this q, H's pivot for velocity variable " << k << " (joint '"
-         << joint_names[body] << "', body '" << m.body_name[body] << "') is " << d << " against max H_kk = " << scale
-         << " (needs > nv*eps*max H_kk = " << tiny << "); forward dynamics is undefined. Check that body's mass "
-         << "and inertia against the rest of the model";
-      throw BadInput(os.str());
-    }
-    for (int r = k + 1; r < m.nv; ++r) {
-      for (int j = 0; j < k; ++j) L(r, k) -= L(r, j) * L(k, j) * L(j, j);
-      L(r, k) /= d;
-    }
-  }
+  double d = 0;
+  const int k = first_small_pivot<double>(H, tiny, &d);
+  if (k < 0) return;
+  int body = 0;
+  for (int i = 0; i < m.nb; ++i)
+    if (m.v_idx[i] <= k) body = i;
+  std::ostringstream os;
+  os.precision(3);
+  os << "singular mass matrix: at this q, H's pivot for velocity variable " << k << " (joint '"
+     << joint_names[body] << "', body '" << m.body_name[body] << "') is " << d << " against max H_kk = " << scale
+     << " (needs > nv*eps*max H_kk = " << tiny << "); forward dynamics is undefined. Check that body's mass "
+     << "and inertia against the rest of the model";
+  throw BadInput(os.str());
 }
 
 }  // namespace rbd::cli

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
+#include "cli/mass_matrix_check.hpp"
 #include "cli/model_input.hpp"
 #include "reference/lagrange_oracle.hpp"
 #include "verify/support/accuracy.hpp"
@@ -38,15 +39,8 @@ std::vector<IdentityRecord> check_identities(const Model<double>& md, int seeds)
     MatX<Reference> H = MatX<Reference>::Zero(m.nv, m.nv);
     Crba::run<Reference>(m, x.q, H, ws);
     sym_digits = std::min(sym_digits, verify::exact_digits(verify::rel_diff(H.transpose(), H)));
-    MatX<Reference> L = H;  // unpivoted LDL^T: every pivot must be positive
-    for (int k = 0; k < m.nv && pd; ++k) {
-      for (int j = 0; j < k; ++j) L(k, k) -= L(k, j) * L(k, j) * L(j, j);
-      if (!(L(k, k) > 0)) pd = false;
-      for (int r = k + 1; r < m.nv; ++r) {
-        for (int j = 0; j < k; ++j) L(r, k) -= L(r, j) * L(k, j) * L(j, j);
-        L(r, k) /= L(k, k);
-      }
-    }
+    Reference pivot;
+    if (cli::first_small_pivot<Reference>(H, Reference(0), &pivot) >= 0) pd = false;  // every pivot must be > 0
     const Reference T_H = Reference(x.qd.dot(H * x.qd)) / 2;
     const Reference T = oracle::kinetic_energy(m, x.q, x.qd);
     MatX<Reference> a(1, 1), b(1, 1);
