@@ -1,6 +1,6 @@
 // `rbdlab eval MODEL`: every selected family x variant on one state, as JSON (--json) or a
-// readable listing. The families and their evaluation are the gates' own
-// (verify/support/families.hpp), so `eval` prints exactly what the gates judge.
+// readable listing. The families and their evaluation are the gates' own, compiled once
+// (verify/support/family_table.hpp), so `eval` prints exactly what the gates judge.
 #include <iomanip>
 #include <iostream>
 #include <limits>
@@ -15,7 +15,7 @@
 #include "cli/model_input.hpp"
 #include "cli/state_input.hpp"
 #include "reference/reference_scalar.hpp"
-#include "verify/support/families.hpp"
+#include "verify/support/family_table.hpp"
 
 namespace rbd::cli {
 namespace {
@@ -67,10 +67,10 @@ struct Selection {
 
 Selection parse_selection(const Args& a) {
   std::set<std::string> known_families, known_variants;
-  verify::for_each_type<verify::AllFamilies>([&]<class F>() {
-    known_families.insert(std::string(F::name));
-    verify::for_each_type<typename F::Variants>([&]<class V>() { known_variants.insert(std::string(V::name)); });
-  });
+  for (const verify::FamilyEntry* f : verify::all_families()) {
+    known_families.insert(std::string(f->name));
+    for (const verify::VariantEntry& v : f->variants) known_variants.insert(std::string(v.name));
+  }
   auto list = [](const std::set<std::string>& s) {
     std::string out;
     for (const auto& x : s) out += (out.empty() ? "" : ", ") + x;
@@ -94,30 +94,42 @@ Selection parse_selection(const Args& a) {
   return sel;
 }
 
+// The variant's applicability test and evaluation in scalar S, from the compiled table.
+bool applicable(const verify::VariantEntry& v, const Model<double>& m) { return v.applicable_in_double(m); }
+bool applicable(const verify::VariantEntry& v, const Model<Reference>& m) { return v.applicable_in_reference(m); }
+MatX<double> evaluate(const verify::VariantEntry& v, const Model<double>& m, const verify::StateOf<double>& x,
+                      Workspace<double>& ws) {
+  return v.in_double(m, x, ws);
+}
+MatX<Reference> evaluate(const verify::VariantEntry& v, const Model<Reference>& m,
+                         const verify::StateOf<Reference>& x, Workspace<Reference>& ws) {
+  return v.in_reference(m, x, ws);
+}
+
 template <class S>
 void evaluate_all(const Model<double>& md, const cases::State& x, const Selection& sel, const std::string& scalar,
                   nlohmann::ordered_json& results, nlohmann::ordered_json& skipped) {
   const Model<S> m = md.template cast<S>();
   const verify::StateOf<S> xs = verify::cast_state<S>(m, x);
   Workspace<S> ws(m);
-  verify::for_each_type<verify::AllFamilies>([&]<class F>() {
-    const std::string family(F::name);
-    if (!sel.families.empty() && !sel.families.count(family)) return;
-    verify::for_each_type<typename F::Variants>([&]<class V>() {
-      const std::string variant(V::name);
-      if (sel.variant != "all" && sel.variant != variant) return;
-      if (!V::template applicable<S>(m)) {
+  for (const verify::FamilyEntry* f : verify::all_families()) {
+    const std::string family(f->name);
+    if (!sel.families.empty() && !sel.families.count(family)) continue;
+    for (const verify::VariantEntry& v : f->variants) {
+      const std::string variant(v.name);
+      if (sel.variant != "all" && sel.variant != variant) continue;
+      if (!applicable(v, m)) {
         skipped.push_back({{"family", family}, {"variant", variant},
                            {"reason", "not applicable to this model (see algorithms/" + family + "/README.md)"}});
-        return;
+        continue;
       }
-      const MatX<S> value = F::template evaluate<V, S>(m, xs, ws);
+      const MatX<S> value = evaluate(v, m, xs, ws);
       if (!all_finite(value))
         throw BadInput(family + "/" + variant + " produced non-finite numbers at this state: the model or the "
                        "state is beyond double's range (or the mass matrix is singular)");
       results.push_back({{"family", family}, {"variant", variant}, {"scalar", scalar}, {"value", value_json(value)}});
-    });
-  });
+    }
+  }
 }
 
 void print_readable(const nlohmann::ordered_json& out) {

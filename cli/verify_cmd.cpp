@@ -18,6 +18,7 @@
 #include "cli/model_input.hpp"
 #include "reference/lagrange_oracle.hpp"
 #include "verify/support/accuracy.hpp"
+#include "verify/support/metrics.hpp"
 
 namespace rbd::cli {
 namespace {
@@ -64,11 +65,11 @@ int run_verify(const Args& a) {
   for (const auto& w : lm.warnings) std::cerr << "rbdlab verify: warning: " << w << "\n";
   const Progress progress("verify");
   std::vector<verify::AccuracyRecord> records;
-  verify::for_each_type<verify::AllFamilies>([&]<class F>() {
-    progress.step(std::string(F::name) + ": Reference vs oracle (2 seeds), double vs Reference (" +
+  for (const verify::FamilyEntry* family : verify::all_families()) {
+    progress.step(std::string(family->name) + ": Reference vs oracle (2 seeds), double vs Reference (" +
                   std::to_string(seeds) + " seeds)");
-    verify::measure_accuracy<F>(m.name, m, seeds, 2, [&](const verify::AccuracyRecord& r) { records.push_back(r); });
-  });
+    verify::measure_accuracy(*family, m.name, m, seeds, 2, [&](const verify::AccuracyRecord& r) { records.push_back(r); });
+  }
   progress.step("identities (H symmetric positive definite, kinetic energy)");
   const std::vector<IdentityRecord> ids = check_identities(m, 2);
   bool all = true;

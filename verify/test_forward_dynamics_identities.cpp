@@ -17,6 +17,7 @@
 #include "mass_matrix/crba.hpp"
 #include "reference/reference_scalar.hpp"
 #include "verify/support/families.hpp"
+#include "verify/support/family_table.hpp"
 
 using namespace rbd;
 using namespace rbd::verify;
@@ -87,23 +88,26 @@ TEST_CASE("FD(ID(qdd)) = qdd in double within cond(H)-scaled round-off", "[ident
   for (const auto& [name, r] : worst_ratio) WARN("FD(ID(qdd)) " << name << ": worst error / budget = " << r);
 }
 
+// In Reference through the compiled family table (verify/support/family_table.hpp): the same
+// variants, without instantiating them in Reference again in this file.
 TEST_CASE("ID(FD(tau)) = tau in Reference for every forward-dynamics variant", "[identities][forward_dynamics]") {
   using R = Reference;
+  const VariantEntry& rnea = variant_named(inverse_dynamics_family(), RneaSpatial::name);
+  const VariantEntry& bias = variant_named(bias_family(), BiasFrom<RneaSpatial>::name);
   for (const auto& spec : cases::verify_cases()) {
     const Model<double> md = spec.build();
     const Model<R> m = md.cast<R>();
     Workspace<R> ws(m);
-    ForwardDynamicsWorkspace<R> fws(m);
     const auto x = cast_state<R>(m, cases::random_state(md, 9));
-    for_each_type<ForwardDynamicsVariants>([&]<class V>() {
-      VecX<R> qdd(m.nv), tau(m.nv);
-      V::template run<R>(m, x.q, x.qd, x.tau, &x.f_ext, qdd, fws);
-      RneaSpatial::run<R>(m, x.q, x.qd, qdd, &x.f_ext, tau, ws);
-      INFO(V::name << " on " << spec.id);
+    for (const VariantEntry& fd : forward_dynamics_family().variants) {
+      if (!fd.applicable_in_reference(m)) continue;
+      StateOf<R> y = x;
+      y.qdd = fd.in_reference(m, x, ws);
+      const VecX<R> tau = rnea.in_reference(m, y, ws);
+      INFO(fd.name << " on " << spec.id);
       // Relative to the size of the terms that cancel in tau (|C| includes gravity).
-      VecX<R> C(m.nv);
-      BiasFrom<RneaSpatial>::run<R>(m, x.q, x.qd, &x.f_ext, C, ws);
+      const VecX<R> C = bias.in_reference(m, x, ws);
       CHECK((tau - x.tau).norm() <= R("1e-40") * (x.tau.norm() + C.norm()));
-    });
+    }
   }
 }

@@ -26,18 +26,12 @@
 // 16 * (d + 1) is that first-order bound with its constant rounded up; it is not a measured
 // number loosened to pass. Families that solve with H supply their own budget
 // (verify/support/families.hpp, solve_budget_eps).
-#include <algorithm>
-#include <cmath>
 #include <functional>
-#include <limits>
 #include <string>
-#include <vector>
 
 #include <nlohmann/json.hpp>
 
-#include "cases/states.hpp"
-#include "verify/support/metrics.hpp"
-#include "verify/support/oracles.hpp"
+#include "verify/support/family_table.hpp"
 
 namespace rbd::verify {
 
@@ -64,70 +58,9 @@ inline nlohmann::json to_json(const AccuracyRecord& r) {
   return j;
 }
 
-template <class Family> double family_budget_eps(const Model<double>& m, int seeds) {
-  if constexpr (requires { Family::budget_eps(m, seeds); }) return Family::budget_eps(m, seeds);
-  else return 16.0 * (m.depth() + 1);
-}
-
-// One record per applicable variant of Family, handed to `sink` as soon as it is measured.
-template <class Family>
-void measure_accuracy(const std::string& case_id, const Model<double>& md, int seeds, int digit_seeds,
-                      const std::function<void(const AccuracyRecord&)>& sink) {
-  constexpr double eps = std::numeric_limits<double>::epsilon();
-  const Model<Reference> mr = md.template cast<Reference>();
-  Workspace<double> wd(md);
-  Workspace<Reference> wr(mr);
-  std::vector<MatX<Reference>> truth;
-  for (int seed = 1; seed <= digit_seeds; ++seed)
-    truth.push_back(oracle_value<Family>(mr, cast_state<Reference>(mr, cases::random_state(md, seed))));
-  double cond_H = -1;
-  if constexpr (requires { Family::budget_eps(md, seeds); }) cond_H = max_cond_H(md, seeds);
-  const double budget = family_budget_eps<Family>(md, seeds);
-  for_each_type<typename Family::Variants>([&]<class V>() {
-    if (!V::template applicable<double>(md)) return;
-    std::vector<double> abs_err(seeds), size(seeds);
-    double digits = 50;
-    for (int seed = 1; seed <= seeds; ++seed) {
-      const cases::State s = cases::random_state(md, seed);
-      const auto xr = cast_state<Reference>(mr, s);
-      const MatX<Reference> ref = Family::template evaluate<V, Reference>(mr, xr, wr);
-      if (seed <= digit_seeds) digits = std::min(digits, exact_digits(rel_diff(ref, truth[seed - 1])));
-      const MatX<double> dbl = Family::template evaluate<V, double>(md, cast_state<double>(md, s), wd);
-      const MatX<Reference> diff = dbl.unaryExpr([](double v) { return Reference(v); }) - ref;
-      abs_err[seed - 1] = static_cast<double>(diff.norm()) / eps;
-      size[seed - 1] = static_cast<double>(ref.norm());
-    }
-    double typical = 0;
-    for (double x : size) typical += x * x / seeds;
-    typical = std::sqrt(typical);
-    AccuracyRecord r;
-    r.family = std::string(Family::name);
-    r.variant = std::string(V::name);
-    r.case_id = case_id;
-    r.n = md.nv;
-    r.depth = md.depth();
-    r.seeds = seeds;
-    r.exact_digits = digits;
-    double sum_e = 0, sum_e2 = 0;
-    for (int k = 0; k < seeds; ++k) {
-      const double e = size[k] > 0 ? abs_err[k] / size[k] : abs_err[k];
-      if (e > r.err_eps_max) {
-        r.err_eps_max = e;
-        r.worst_seed = k + 1;
-        r.cancellation = size[k] > 0 ? typical / size[k] : 0;
-      }
-      sum_e += e;
-      sum_e2 += e * e;
-      r.err_eps_vs_typical_max =
-          std::max(r.err_eps_vs_typical_max, typical > 0 ? abs_err[k] / typical : abs_err[k]);
-    }
-    r.err_eps_mean = sum_e / seeds;
-    r.err_eps_rms = std::sqrt(sum_e2 / seeds);
-    r.budget_eps = budget;
-    r.cond_H_max = cond_H;
-    r.pass = r.err_eps_vs_typical_max <= budget && digits >= kExactDigitsGate;
-    sink(r);
-  });
-}
+// One record per variant of `family` that applies to the model, handed to `sink` as soon as
+// it is measured (defined in compiled/accuracy.cpp).
+void measure_accuracy(const FamilyEntry& family, const std::string& case_id, const Model<double>& md, int seeds,
+                      int digit_seeds, const std::function<void(const AccuracyRecord&)>& sink);
 
 }  // namespace rbd::verify

@@ -5,33 +5,33 @@
 // lose at most a few digits each to cancellation for these sizes (n <= ~40, cond(H) < 1e6),
 // while a wrong formula differs at O(1). The gap between 1e-40 and 1e-1 is what separates a
 // mistake from round-off.
+// The family's variants and oracle come compiled (verify/support/family_table.hpp).
 #include <catch2/catch.hpp>
 
 #include "cases/registry.hpp"
 #include "verify/support/metrics.hpp"
-#include "verify/support/oracles.hpp"
+#include "verify/support/family_table.hpp"
 
 namespace rbd::verify {
 
 inline constexpr double kExactDigitsRequired = 40.0;
 inline constexpr int kExactnessSeeds = 2;
 
-template <class Family> void check_family_exactness() {
+inline void check_family_exactness(const FamilyEntry& family) {
   for (const auto& spec : cases::verify_cases()) {
     const Model<double> md = spec.build();
     const Model<Reference> m = md.template cast<Reference>();
     Workspace<Reference> ws(m);
     for (int seed = 1; seed <= kExactnessSeeds; ++seed) {
       const auto x = cast_state<Reference>(m, cases::random_state(md, seed));
-      const MatX<Reference> truth = oracle_value<Family>(m, x);
-      for_each_type<typename Family::Variants>([&]<class V>() {
-        if (!V::template applicable<Reference>(m)) return;  // e.g. rnea_lwp on multi-DoF joints
-        const MatX<Reference> value = Family::template evaluate<V, Reference>(m, x, ws);
+      const MatX<Reference> truth = family.oracle(m, x);
+      for (const VariantEntry& v : family.variants) {
+        if (!v.applicable_in_reference(m)) continue;  // e.g. rnea_lwp on multi-DoF joints
+        const MatX<Reference> value = v.in_reference(m, x, ws);
         const double digits = exact_digits(rel_diff(value, truth));
-        INFO(Family::name << "/" << V::name << " on " << spec.id << " seed " << seed
-                          << ": " << digits << " digits");
+        INFO(family.name << "/" << v.name << " on " << spec.id << " seed " << seed << ": " << digits << " digits");
         CHECK(digits >= kExactDigitsRequired);
-      });
+      }
     }
   }
 }

@@ -1,0 +1,13 @@
+// The compiled families in the order of families.hpp's AllFamilies.
+#include "verify/support/family_table.hpp"
+
+namespace rbd::verify {
+
+const std::vector<const FamilyEntry*>& all_families() {
+  static const std::vector<const FamilyEntry*> all = {&inverse_dynamics_family(), &mass_matrix_family(),
+                                                      &bias_family(), &factorization_family(),
+                                                      &forward_dynamics_family()};
+  return all;
+}
+
+}  // namespace rbd::verify

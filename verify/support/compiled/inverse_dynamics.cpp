@@ -1,0 +1,6 @@
+// The inverse_dynamics family in double and Reference, compiled once (verify/support/family_table.hpp).
+#include "verify/support/family_table_make.hpp"
+
+namespace rbd::verify {
+RBDLAB_DEFINE_FAMILY_ENTRY(inverse_dynamics_family, InverseDynamicsFamily)
+}  // namespace rbd::verify

@@ -1,0 +1,6 @@
+// The mass_matrix family in double and Reference, compiled once (verify/support/family_table.hpp).
+#include "verify/support/family_table_make.hpp"
+
+namespace rbd::verify {
+RBDLAB_DEFINE_FAMILY_ENTRY(mass_matrix_family, MassMatrixFamily)
+}  // namespace rbd::verify

@@ -1,0 +1,43 @@
+#pragma once
+// Builds a FamilyEntry (verify/support/family_table.hpp) from a family's templates. Included
+// only by the one translation unit per family in verify/support/compiled/.
+#include <tuple>
+
+#include "verify/support/family_table.hpp"
+#include "verify/support/oracles.hpp"
+
+namespace rbd::verify {
+
+template <class Family> double family_budget_eps(const Model<double>& m, int seeds) {
+  if constexpr (requires { Family::budget_eps(m, seeds); }) return Family::budget_eps(m, seeds);
+  else return 16.0 * (m.depth() + 1);
+}
+
+template <class Family, class V> VariantEntry make_variant_entry() {
+  return {V::name,
+          [](const Model<double>& m) { return V::template applicable<double>(m); },
+          [](const Model<Reference>& m) { return V::template applicable<Reference>(m); },
+          [](const Model<double>& m, const StateOf<double>& x, Workspace<double>& ws) {
+            return Family::template evaluate<V, double>(m, x, ws);
+          },
+          [](const Model<Reference>& m, const StateOf<Reference>& x, Workspace<Reference>& ws) {
+            return Family::template evaluate<V, Reference>(m, x, ws);
+          }};
+}
+
+template <class Family> FamilyEntry make_family_entry() {
+  FamilyEntry e{Family::name, {}, &oracle_value<Family>, &family_budget_eps<Family>,
+                requires(const Model<double>& m) { Family::budget_eps(m, 1); }};
+  for_each_type<typename Family::Variants>([&]<class V>() { e.variants.push_back(make_variant_entry<Family, V>()); });
+  return e;
+}
+
+}  // namespace rbd::verify
+
+// One line per family in compiled/<family>.cpp: the entry, built on first use.
+// Used inside namespace rbd::verify.
+#define RBDLAB_DEFINE_FAMILY_ENTRY(accessor, Family)              \
+  const FamilyEntry& accessor() {                                 \
+    static const FamilyEntry entry = make_family_entry<Family>(); \
+    return entry;                                                 \
+  }

@@ -1,0 +1,49 @@
+// Gate 1, one test case per family: every variant in Reference against the oracle
+// (verify/support/exactness.hpp). The families come compiled once
+// (verify/support/family_table.hpp), so this file itself instantiates no Reference code.
+//  - factorization: x = H^-1 tau from each variant, with H from the CRBA in Reference, against
+//    Gaussian elimination with partial pivoting on the oracle's H (verify/support/oracles.hpp);
+//  - forward_dynamics: qdd against the oracle's solve of H qdd = tau - C (oracle::mass_matrix,
+//    oracle::inverse_dynamics with qdd = 0, the same elimination).
+#include "verify/support/exactness.hpp"
+#include "verify/support/families.hpp"
+
+using namespace rbd::verify;
+
+TEST_CASE("exactness: inverse_dynamics variants agree with the Lagrangian oracle to 40 digits",
+          "[exactness][inverse_dynamics]") {
+  check_family_exactness(inverse_dynamics_family());
+}
+
+TEST_CASE("exactness: mass_matrix variants agree with the Lagrangian oracle to 40 digits", "[exactness][mass_matrix]") {
+  check_family_exactness(mass_matrix_family());
+}
+
+TEST_CASE("exactness: bias variants agree with the Lagrangian oracle to 40 digits", "[exactness][bias]") {
+  check_family_exactness(bias_family());
+}
+
+TEST_CASE("exactness: factorization variants solve H x = tau to 40 digits", "[exactness][factorization]") {
+  check_family_exactness(factorization_family());
+}
+
+TEST_CASE("exactness: forward_dynamics variants agree with the Lagrangian oracle to 40 digits",
+          "[exactness][forward_dynamics]") {
+  check_family_exactness(forward_dynamics_family());
+}
+
+// The table is built from families.hpp's variant lists; a family missing from all_families()
+// would silently drop out of the accuracy sweep and `rbdlab verify`.
+TEST_CASE("family table: all_families() lists every family of AllFamilies, in order, with every variant", "[exactness]") {
+  std::vector<std::string_view> expected;
+  for_each_type<AllFamilies>([&]<class F>() {
+    expected.push_back(F::name);
+    for_each_type<typename F::Variants>([&]<class V>() { expected.push_back(V::name); });
+  });
+  std::vector<std::string_view> listed;
+  for (const FamilyEntry* f : all_families()) {
+    listed.push_back(f->name);
+    for (const VariantEntry& v : f->variants) listed.push_back(v.name);
+  }
+  CHECK(listed == expected);
+}
