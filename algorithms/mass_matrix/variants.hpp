@@ -5,6 +5,7 @@
 
 #include "mass_matrix/crba.hpp"
 #include "mass_matrix/crba_dh.hpp"
+#include "mass_matrix/crba_world.hpp"
 #include "mass_matrix/id_columns.hpp"
 
 namespace rbd {
@@ -18,8 +19,9 @@ concept MassMatrixVariant = requires(const Model<double>& m, const VecX<double>&
   V::template run<double>(m, q, H, ws);
 };
 
-using MassMatrixVariants = std::tuple<Crba, IdColumns, CrbaDh>;
+using MassMatrixVariants = std::tuple<Crba, IdColumns, CrbaDh, CrbaWorld>;
 
-static_assert(MassMatrixVariant<Crba> && MassMatrixVariant<IdColumns> && MassMatrixVariant<CrbaDh>);
+static_assert(MassMatrixVariant<Crba> && MassMatrixVariant<IdColumns> && MassMatrixVariant<CrbaDh> &&
+              MassMatrixVariant<CrbaWorld>);
 
 }  // namespace rbd

@@ -25,6 +25,10 @@ template <class S> struct Workspace {
   // [col0[i], col0[i] + subtree_nv[i]) of F, and col_dof[c] is column c's index in qd.
   std::vector<int> col0, subtree_nv, col_dof;
   Forces6<S> F;                        // 6 x nv spatial forces, one column per dof (CRBA's F)
+  // Base-coordinate variants (crba_world): ^iX_0 per body, and every joint's motion subspace
+  // in base coordinates, one column per dof in the same column order as F.
+  std::vector<Transform<S>> X0;
+  Forces6<S> S0;
   // Denavit-Hartenberg view of the model for the *_dh variants (model/dh_frames.hpp), built
   // here once per model so the variants' calls stay free of it; expressible = false (with the
   // reason) for models it cannot express, on which those variants fall back.
@@ -46,6 +50,8 @@ template <class S> struct Workspace {
     tmp_v2 = VecX<S>::Zero(m.nv);
     depth_first_layout(m);
     F = Forces6<S>::Zero(6, m.nv);
+    X0.assign(m.nb, Transform<S>{});
+    S0 = Forces6<S>::Zero(6, m.nv);
     dh = DhFrames<S>::try_build(m);
   }
 
