@@ -31,6 +31,7 @@
 #include <vector>
 
 #include <Eigen/Core>
+#include <Eigen/Eigenvalues>
 #include <boost/version.hpp>
 
 #include "bench/checks.hpp"
@@ -155,6 +156,7 @@ struct Instance {
   std::unique_ptr<MujocoPeer> peer;               // null when MuJoCo cannot represent the model
   std::string peer_note;                          // why there is no peer
   std::vector<MujocoState> mj_pool;               // the pool in MuJoCo's variables
+  std::vector<std::vector<mjtNum>> mj_tau_pool;   // the pool's tau in MuJoCo's order and coordinates
   std::map<std::string, VariantCheck> checks;     // "family/variant" -> pre-timing check
   std::map<std::string, OpCounts> ops;            // "family/variant" -> counted ops per call
   std::map<std::string, double> peer_digits;      // "family" -> MuJoCo vs rbdlab digits (double)
@@ -209,10 +211,31 @@ void cross_check_peer(Instance& I) {
     const MatX<double> H_mj = P.H(x.q);
     worst_H = std::max(worst_H, (H_mj - H).norm() / std::max(H.norm(), 1.0));
   }
+  // Forward dynamics: MuJoCo must invert rbdlab's inverse dynamics. tau = rnea_spatial(q, qd,
+  // qdd); MuJoCo's qacc for that tau against qdd in MuJoCo's coordinates, held to the
+  // first-order bound cond2(H) eta (1 + (|tau| + |C|) / (|H|_2 |qdd|)) with eta =
+  // peer_tolerance (derived, and measured, in verify/test_mjcf_peer.cpp).
+  double worst_fd = 0, worst_fd_ratio = 0;
+  const double tol = peer_tolerance(I.model.nv);
+  for (const cases::State& x : I.pool) {
+    VecX<double> tau(I.model.nv), C(I.model.nv);
+    RneaSpatial::run<double>(I.model, x.q, x.qd, x.qdd, nullptr, tau, ws);
+    RneaSpatial::run<double>(I.model, x.q, x.qd, VecX<double>::Zero(I.model.nv), nullptr, C, ws);
+    const std::vector<mjtNum> a_mj = P.qacc(x.q, x.qd, tau);
+    const std::vector<mjtNum> want = P.convert(x.q, x.qd, x.qdd).qacc;
+    const Eigen::Map<const VecX<double>> a(a_mj.data(), I.model.nv), w(want.data(), I.model.nv);
+    MatX<double> H = MatX<double>::Zero(I.model.nv, I.model.nv);
+    Crba::run<double>(I.model, x.q, H, ws);
+    const VecX<double> ev = Eigen::SelfAdjointEigenSolver<MatX<double>>(H, Eigen::EigenvaluesOnly).eigenvalues();
+    const double rel = (a - w).norm() / w.norm();
+    worst_fd = std::max(worst_fd, rel);
+    const double normH = ev[ev.size() - 1], cond = normH / ev[0];
+    worst_fd_ratio = std::max(worst_fd_ratio, rel / (cond * tol * (1 + (tau.norm() + C.norm()) / (normH * w.norm()))));
+  }
   auto digits = [](double rel) { return rel > 0 ? -std::log10(rel) : 17.0; };
   I.peer_digits["inverse_dynamics"] = digits(worst_tau);
   I.peer_digits["mass_matrix"] = digits(worst_H);
-  const double tol = peer_tolerance(I.model.nv);
+  I.peer_digits["forward_dynamics"] = digits(worst_fd);
   auto refuse = [&](const char* family, const char* what, double rel) {
     std::ostringstream os;
     os << family << "/mujoco/" << I.case_id << "/n:" << I.n << ": MuJoCo's " << what << " by " << rel
@@ -221,6 +244,7 @@ void cross_check_peer(Instance& I) {
   };
   if (!(worst_tau <= tol)) refuse("inverse_dynamics", "tau differs from rnea_spatial", worst_tau);
   if (!(worst_H <= tol)) refuse("mass_matrix", "H differs from crba", worst_H);
+  if (!(worst_fd_ratio <= 1)) refuse("forward_dynamics", "qacc differs from the qdd behind rnea_spatial's tau", worst_fd);
 }
 
 void prepare_instance(const BenchCase& bc, int n) {
@@ -245,7 +269,10 @@ void prepare_instance(const BenchCase& bc, int n) {
   });
   try {
     I->peer = std::make_unique<MujocoPeer>(I->model);
-    for (const cases::State& x : I->pool) I->mj_pool.push_back(I->peer->convert(x.q, x.qd, x.qdd));
+    for (const cases::State& x : I->pool) {
+      I->mj_pool.push_back(I->peer->convert(x.q, x.qd, x.qdd));
+      I->mj_tau_pool.push_back(I->peer->convert_tau(x.q, x.tau));
+    }
     cross_check_peer(*I);
   } catch (const std::invalid_argument& e) {  // MuJoCo cannot represent this model
     I->peer.reset();
@@ -254,7 +281,7 @@ void prepare_instance(const BenchCase& bc, int n) {
   } catch (const std::exception& e) {  // MuJoCo should have loaded it: a failure
     I->peer.reset();
     I->peer_note = e.what();
-    for (const char* fam : {"inverse_dynamics", "mass_matrix"})
+    for (const char* fam : {"inverse_dynamics", "mass_matrix", "forward_dynamics"})
       refused().push_back(std::string(fam) + "/mujoco/" + bc.id + "/n:" + std::to_string(n) + ": " + e.what());
   }
   instances()[{bc.id, n}] = std::move(I);
@@ -313,12 +340,15 @@ template <class Family, class V> void time_rbdlab(benchmark::State& st, const st
 template <class Family> void time_mujoco(benchmark::State& st, const std::string& case_id) {
   Instance& I = instance(case_id, static_cast<int>(st.range(0)));
   MujocoPeer& P = *I.peer;
-  std::vector<mjtNum> tau(static_cast<std::size_t>(I.model.nv));
+  std::vector<mjtNum> tau(static_cast<std::size_t>(I.model.nv)), qacc(tau.size());
   auto call = [&](int s) {
     P.use_state(I.mj_pool[s]);
     if constexpr (std::is_same_v<Family, verify::InverseDynamicsFamily>) {
       P.inverse_dynamics(tau.data());
       benchmark::DoNotOptimize(tau.data());
+    } else if constexpr (std::is_same_v<Family, verify::ForwardDynamicsFamily>) {
+      P.forward_dynamics(I.mj_tau_pool[s].data(), qacc.data());
+      benchmark::DoNotOptimize(qacc.data());
     } else {
       P.mass_matrix();
       benchmark::DoNotOptimize(P.d()->qM);
@@ -450,8 +480,17 @@ void add_context(const Config& cfg, const std::string& command_line) {
       "rbdlab: one call of the variant's run() in double, preallocated Workspace and output, no external "
       "forces (inverse_dynamics: tau from q, qd, qdd; mass_matrix: dense H from q; bias: C from q, qd). "
       "mujoco inverse_dynamics: mj_kinematics + mj_comPos + mj_comVel + mj_rne(flg_acc=1). mujoco "
-      "mass_matrix: mj_kinematics + mj_comPos + mj_crb (sparse d->qM; mj_fullM not timed). MuJoCo models "
-      "come from cases/mjcf_export.hpp (same parameters).");
+      "mass_matrix: mj_kinematics + mj_comPos + mj_crb (sparse d->qM; mj_fullM not timed). mujoco "
+      "forward_dynamics: mj_kinematics + mj_comPos + mj_comVel + mj_crb + mj_factorM + mj_rne(flg_acc=0) + "
+      "(tau - C) + mj_solveM. MuJoCo models come from cases/mjcf_export.hpp (same parameters).");
+  // What each peer timing includes, per family (the report's family pages quote these).
+  benchmark::AddCustomContext("mujoco:inverse_dynamics", "mj_kinematics + mj_comPos + mj_comVel + mj_rne(flg_acc=1): "
+                                                         "tau from qpos, qvel, qacc, gravity included");
+  benchmark::AddCustomContext("mujoco:mass_matrix", "mj_kinematics + mj_comPos + mj_crb: H into MuJoCo's sparse qM "
+                                                    "(mj_fullM, the dense copy, not timed)");
+  benchmark::AddCustomContext("mujoco:forward_dynamics",
+                              "mj_kinematics + mj_comPos + mj_comVel + mj_crb + mj_factorM + mj_rne(flg_acc=0) + "
+                              "(tau - C) + mj_solveM: qacc from qpos, qvel, tau, gravity included");
   benchmark::AddCustomContext(
       "rbdlab_counters",
       "nv, depth: of the model; ops_m, ops_a: multiplications+divisions and additions per call, counting "
@@ -459,7 +498,8 @@ void add_context(const Config& cfg, const std::string& command_line) {
       "scalar with the Lagrangian oracle (n <= " +
           std::to_string(kOracleMaxBodies) +
           ") or with another variant (larger n); mujoco: -log10 of the worst normwise relative difference from "
-          "rbdlab's rnea_spatial/crba in double over the state pool; double_err_eps: the double run vs the "
+          "rbdlab's rnea_spatial/crba in double over the state pool (forward_dynamics: MuJoCo's qacc against the "
+          "qdd whose tau rnea_spatial gave); double_err_eps: the double run vs the "
           "Reference truth, in eps = 2.2e-16");
   std::string r;
   for (const std::string& x : refused()) r += (r.empty() ? "" : " | ") + x;

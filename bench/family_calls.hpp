@@ -71,10 +71,10 @@ template <> struct Call<verify::BiasFamily> {
   }
 };
 
-// qdd = FD(q, qd, tau). No MuJoCo peer yet.
+// qdd = FD(q, qd, tau). MuJoCo peer: its smooth forward dynamics (bench/mujoco_peer.hpp).
 template <> struct Call<verify::ForwardDynamicsFamily> {
   static constexpr bool available = true;
-  static constexpr bool has_mujoco_peer = false;
+  static constexpr bool has_mujoco_peer = true;
   template <class S> using Ws = ForwardDynamicsWorkspace<S>;
   template <class S> using Out = VecX<S>;
   template <class S> using Arg = verify::StateOf<S>;

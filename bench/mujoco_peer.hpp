@@ -10,6 +10,11 @@
 //   mass matrix:      mj_kinematics + mj_comPos + mj_crb -> d->qM, MuJoCo's sparse
 //                     (tree-structured) storage; the expansion to a dense matrix
 //                     (mj_fullM) is NOT timed -- it is done only for the cross-check.
+//   forward dynamics: mj_kinematics + mj_comPos + mj_comVel + mj_crb + mj_factorM (sparse
+//                     L^T D L of qM) + mj_rne(flg_acc = 0) -> C into qfrc_bias, then
+//                     tau - C (nv subtractions) and mj_solveM -> qacc. This is MuJoCo's own
+//                     smooth-dynamics path (mj_fwdPosition/mj_fwdVelocity/mj_fwdAcceleration
+//                     without collision, constraints, actuators or passive forces).
 // The state is not copied in the timed loop: run() points d->qpos/qvel/qacc at one of the
 // caller's precomputed MuJoCo-ordered arrays (mjData's fields are plain pointers), the way
 // rbdlab's variants take their state by reference.
@@ -20,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include <Eigen/LU>
 #include <mujoco/mujoco.h>
 
 #include "cases/mjcf_export.hpp"
@@ -91,6 +97,7 @@ class MujocoPeer {
       vadr_.push_back(m_->jnt_dofadr[m_->body_jntadr[b]]);
     }
     scratch_.resize(static_cast<std::size_t>(m_->nv) * m_->nv);
+    rhs_.resize(static_cast<std::size_t>(m_->nv));
   }
   ~MujocoPeer() { release(); }
   MujocoPeer(const MujocoPeer&) = delete;
@@ -135,6 +142,38 @@ class MujocoPeer {
     mj_kinematics(m_, d_);
     mj_comPos(m_, d_);
     mj_crb(m_, d_);
+  }
+  // tau_mj and qacc_mj have nv entries, in MuJoCo's order and velocity coordinates.
+  void forward_dynamics(const mjtNum* tau_mj, mjtNum* qacc_mj) {
+    mj_kinematics(m_, d_);
+    mj_comPos(m_, d_);
+    mj_comVel(m_, d_);
+    mj_crb(m_, d_);
+    mj_factorM(m_, d_);
+    mj_rne(m_, d_, 0, d_->qfrc_bias);
+    for (int k = 0; k < m_->nv; ++k) rhs_[k] = tau_mj[k] - d_->qfrc_bias[k];
+    mj_solveM(m_, d_, qacc_mj, rhs_.data(), 1);
+  }
+
+  // rbdlab's generalized forces in MuJoCo's order and velocity coordinates: since
+  // tau = T^T tau_mujoco (cases/mjcf_export.hpp), tau_mujoco = T^-T tau.
+  std::vector<mjtNum> convert_tau(const VecX<double>& q, const VecX<double>& tau) const {
+    const VecX<double> t = mujoco_velocity_map(q).transpose().partialPivLu().solve(tau);
+    std::vector<mjtNum> out(static_cast<std::size_t>(m_->nv));
+    for (int i = 0; i < model_.nb; ++i)
+      for (int k = 0; k < model_.joint[i].nv(); ++k) out[vadr_[i] + k] = t[model_.v_idx[i] + k];
+    return out;
+  }
+  // Untimed, for the checks: MuJoCo's qacc for rbdlab's (q, qd, tau), in MuJoCo's order and
+  // coordinates; compare with convert(q, qd, qdd).qacc for the qdd that produced tau.
+  std::vector<mjtNum> qacc(const VecX<double>& q, const VecX<double>& qd, const VecX<double>& tau) {
+    MujocoState s = convert(q, qd, VecX<double>::Zero(model_.nv));
+    use_state(s);
+    const std::vector<mjtNum> t = convert_tau(q, tau);
+    std::vector<mjtNum> a(static_cast<std::size_t>(m_->nv));
+    forward_dynamics(t.data(), a.data());
+    restore_state();
+    return a;
   }
 
   // Untimed conveniences for the checks: results in rbdlab's order and coordinates.
@@ -194,7 +233,7 @@ class MujocoPeer {
   mjData* d_ = nullptr;
   mjtNum *own_qpos_ = nullptr, *own_qvel_ = nullptr, *own_qacc_ = nullptr;
   std::vector<int> mj_body_, qadr_, vadr_;
-  std::vector<mjtNum> scratch_;
+  std::vector<mjtNum> scratch_, rhs_;
 };
 
 }  // namespace rbd::bench

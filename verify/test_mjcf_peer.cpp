@@ -19,6 +19,8 @@
 #include <limits>
 #include <string>
 
+#include <Eigen/Eigenvalues>
+
 #include "bench/mujoco_peer.hpp"
 #include "cases/all_joints.hpp"
 #include "cases/auto_tree.hpp"
@@ -137,6 +139,48 @@ TEST_CASE("mjcf peer: MuJoCo's tau and H agree with rbdlab's in double", "[mjcf]
     INFO(m.name << ": tau " << a.tau << ", H " << a.H << ", tolerance " << tol);
     CHECK(a.tau <= tol);
     CHECK(a.H <= tol);
+  }
+}
+
+// MuJoCo's forward dynamics (the path bench/mujoco_peer.hpp times) must invert rbdlab's
+// inverse dynamics: tau = rnea_spatial(q, qd, qdd), then MuJoCo's qacc for that tau against
+// qdd in MuJoCo's coordinates. Both sides see H, tau and C to ~peer_tolerance = eta relative
+// (the case above). MuJoCo's qacc solves (H + dH) qacc = (tau + dtau) - (C + dC) exactly
+// for such perturbations, so to first order (as in test_forward_dynamics_identities.cpp)
+//   |qacc - qdd| / |qdd| <= cond2(H) eta (1 + (|tau| + |C|) / (|H|_2 |qdd|)),
+// the last factor counting the cancellation in tau - C; cond2(H) and |H|_2 from the CRBA's H
+// in double. The printout gives the measured fraction of that bound.
+// The benchmark refuses to time MuJoCo's forward dynamics on a model where this fails.
+TEST_CASE("mjcf peer: MuJoCo's forward dynamics inverts rbdlab's inverse dynamics", "[mjcf][mujoco]") {
+  std::vector<Model<double>> models = benchmark_models();
+  for (const char* name : {"revolute_axis", "prismatic_axis", "cylindrical", "spherical", "free"})
+    models.push_back(rbd::cases::joint_alone(name));
+  for (const Model<double>& m : models) {
+    rbd::bench::MujocoPeer peer(m);
+    rbd::Workspace<double> ws(m);
+    double worst = 0, worst_ratio = 0;
+    for (std::uint64_t seed = 1; seed <= 16; ++seed) {
+      rbd::cases::State x = rbd::cases::random_state(m, seed);
+      rbd::normalize_quaternions(m, x.q);
+      VecX<double> tau(m.nv), C(m.nv);
+      rbd::RneaSpatial::run<double>(m, x.q, x.qd, x.qdd, nullptr, tau, ws);
+      rbd::RneaSpatial::run<double>(m, x.q, x.qd, VecX<double>::Zero(m.nv), nullptr, C, ws);
+      const std::vector<mjtNum> got = peer.qacc(x.q, x.qd, tau);
+      const std::vector<mjtNum> want = peer.convert(x.q, x.qd, x.qdd).qacc;
+      const Eigen::Map<const VecX<double>> a(got.data(), m.nv), w(want.data(), m.nv);
+      MatX<double> H = MatX<double>::Zero(m.nv, m.nv);
+      rbd::Crba::run<double>(m, x.q, H, ws);
+      const VecX<double> ev = Eigen::SelfAdjointEigenSolver<MatX<double>>(H, Eigen::EigenvaluesOnly).eigenvalues();
+      const double rel = (a - w).norm() / w.norm();
+      worst = std::max(worst, rel);
+      const double normH = ev[m.nv - 1], cond = ev[m.nv - 1] / ev[0];
+      const double bound = cond * rbd::bench::peer_tolerance(m.nv) * (1 + (tau.norm() + C.norm()) / (normH * w.norm()));
+      worst_ratio = std::max(worst_ratio, rel / bound);
+    }
+    std::printf("mjcf peer: %-16s forward dynamics: qacc within %.2e (%.3f of the first-order bound)\n",
+                m.name.c_str(), worst, worst_ratio);
+    INFO(m.name << ": qacc " << worst << ", ratio to bound " << worst_ratio);
+    CHECK(worst_ratio <= 1);
   }
 }
 

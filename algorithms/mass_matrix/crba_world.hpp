@@ -17,9 +17,10 @@
 // the base but close to the joint axes. The accuracy sweep measures what that costs
 // (reports/mass_matrix.md).
 //
-// Storage: ws.X0 (^iX_0 per body), ws.S0 (the columns of every S_i in base coordinates)
-// and ws.F (the F = I^c_i S_i), the last two in the depth-first column order of
-// Workspace::col0, so a subtree's columns are adjacent as in crba.hpp.
+// Storage: ws.X0 (^iX_0 per body), ws.S0 (the columns of every S_i in base coordinates),
+// ws.F (the F = I^c_i S_i) and ws.tmp_v (one row of H at a time); S0 and F in the
+// depth-first column order of Workspace::col0, so a subtree's columns are adjacent as in
+// crba.hpp.
 #include <string_view>
 
 #include "model/workspace.hpp"
@@ -80,15 +81,20 @@ struct CrbaWorld {
       // the subtree's other columns already hold the F of j's descendants, in the same frame.
       for (int k = 0; k < nj; ++k) F.col(c0 + k) = ws.IC[j] * Vec6<S>(S0.col(c0 + k));
       // H_ij = S_j^T I^c_i S_i = S_j^T F for every column of the subtree (6m + 5a each),
-      // summed in a fixed order along the rows of F (row-major: contiguous across columns).
+      // summed in a fixed order along the rows of F (row-major: contiguous across columns)
+      // into the contiguous scratch ws.tmp_v, so that the loop vectorises; then scattered
+      // into H (H_ji = H_ij: exactly symmetric).
       const S* __restrict f[6] = {F.row(0).data(), F.row(1).data(), F.row(2).data(),
                                   F.row(3).data(), F.row(4).data(), F.row(5).data()};
+      S* __restrict h = ws.tmp_v.data();
       for (int k = 0; k < nj; ++k) {
         const Vec6<S> sj = S0.col(c0 + k);
+        for (int c = c0; c < c0 + nsub; ++c)
+          h[c - c0] = sj[0] * f[0][c] + sj[1] * f[1][c] + sj[2] * f[2][c] + sj[3] * f[3][c] + sj[4] * f[4][c] +
+                      sj[5] * f[5][c];
         for (int c = c0; c < c0 + nsub; ++c) {
           const int vi = ws.col_dof[c];
-          H(vi, vj + k) = H(vj + k, vi) =
-              sj[0] * f[0][c] + sj[1] * f[1][c] + sj[2] * f[2][c] + sj[3] * f[3][c] + sj[4] * f[4][c] + sj[5] * f[5][c];
+          H(vi, vj + k) = H(vj + k, vi) = h[c - c0];
         }
       }
       if (parent[j] >= 0) add_same_frame(ws.IC[j], ws.IC[parent[j]]);
