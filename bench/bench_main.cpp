@@ -31,6 +31,7 @@
 #include <vector>
 
 #include <Eigen/Core>
+#include <Eigen/Cholesky>
 #include <Eigen/Eigenvalues>
 #include <boost/version.hpp>
 
@@ -157,6 +158,7 @@ struct Instance {
   std::string peer_note;                          // why there is no peer
   std::vector<MujocoState> mj_pool;               // the pool in MuJoCo's variables
   std::vector<std::vector<mjtNum>> mj_tau_pool;   // the pool's tau in MuJoCo's order and coordinates
+  std::vector<std::vector<mjtNum>> mj_H_pool;     // the pool's H in MuJoCo's sparse qM form
   std::map<std::string, VariantCheck> checks;     // "family/variant" -> pre-timing check
   std::map<std::string, OpCounts> ops;            // "family/variant" -> counted ops per call
   std::map<std::string, double> peer_digits;      // "family" -> MuJoCo vs rbdlab digits (double)
@@ -232,7 +234,23 @@ void cross_check_peer(Instance& I) {
     const double normH = ev[ev.size() - 1], cond = normH / ev[0];
     worst_fd_ratio = std::max(worst_fd_ratio, rel / (cond * tol * (1 + (tau.norm() + C.norm()) / (normH * w.norm()))));
   }
+  // Factorization: MuJoCo's x = H^-1 tau (its own H, mj_factorM + mj_solveM) against Eigen's
+  // LDL^T solve of rbdlab's H. The two H agree to tol (checked above) and each solve is
+  // backward stable to ~4 nv eps < tol, so to first order the solutions differ by at most
+  // cond2(H) (tol + tol) relative.
+  double worst_x = 0, worst_x_ratio = 0;
+  for (const cases::State& x : I.pool) {
+    MatX<double> H = MatX<double>::Zero(I.model.nv, I.model.nv);
+    Crba::run<double>(I.model, x.q, H, ws);
+    const VecX<double> want = H.ldlt().solve(x.tau);
+    const VecX<double> got = P.solve(x.q, x.tau);
+    const VecX<double> ev = Eigen::SelfAdjointEigenSolver<MatX<double>>(H, Eigen::EigenvaluesOnly).eigenvalues();
+    const double rel = (got - want).norm() / want.norm();
+    worst_x = std::max(worst_x, rel);
+    worst_x_ratio = std::max(worst_x_ratio, rel / (2 * tol * ev[ev.size() - 1] / ev[0]));
+  }
   auto digits = [](double rel) { return rel > 0 ? -std::log10(rel) : 17.0; };
+  I.peer_digits["factorization"] = digits(worst_x);
   I.peer_digits["inverse_dynamics"] = digits(worst_tau);
   I.peer_digits["mass_matrix"] = digits(worst_H);
   I.peer_digits["forward_dynamics"] = digits(worst_fd);
@@ -244,6 +262,7 @@ void cross_check_peer(Instance& I) {
   };
   if (!(worst_tau <= tol)) refuse("inverse_dynamics", "tau differs from rnea_spatial", worst_tau);
   if (!(worst_H <= tol)) refuse("mass_matrix", "H differs from crba", worst_H);
+  if (!(worst_x_ratio <= 1)) refuse("factorization", "x = H^-1 tau differs from Eigen's LDL^T on rbdlab's H", worst_x);
   if (!(worst_fd_ratio <= 1)) refuse("forward_dynamics", "qacc differs from the qdd behind rnea_spatial's tau", worst_fd);
 }
 
@@ -272,6 +291,7 @@ void prepare_instance(const BenchCase& bc, int n) {
     for (const cases::State& x : I->pool) {
       I->mj_pool.push_back(I->peer->convert(x.q, x.qd, x.qdd));
       I->mj_tau_pool.push_back(I->peer->convert_tau(x.q, x.tau));
+      I->mj_H_pool.push_back(I->peer->sparse_H(x.q));
     }
     cross_check_peer(*I);
   } catch (const std::invalid_argument& e) {  // MuJoCo cannot represent this model
@@ -281,7 +301,7 @@ void prepare_instance(const BenchCase& bc, int n) {
   } catch (const std::exception& e) {  // MuJoCo should have loaded it: a failure
     I->peer.reset();
     I->peer_note = e.what();
-    for (const char* fam : {"inverse_dynamics", "mass_matrix", "forward_dynamics"})
+    for (const char* fam : {"inverse_dynamics", "mass_matrix", "forward_dynamics", "factorization"})
       refused().push_back(std::string(fam) + "/mujoco/" + bc.id + "/n:" + std::to_string(n) + ": " + e.what());
   }
   instances()[{bc.id, n}] = std::move(I);
@@ -348,6 +368,10 @@ template <class Family> void time_mujoco(benchmark::State& st, const std::string
       benchmark::DoNotOptimize(tau.data());
     } else if constexpr (std::is_same_v<Family, verify::ForwardDynamicsFamily>) {
       P.forward_dynamics(I.mj_tau_pool[s].data(), qacc.data());
+      benchmark::DoNotOptimize(qacc.data());
+    } else if constexpr (std::is_same_v<Family, verify::FactorizationFamily>) {
+      P.use_sparse_H(I.mj_H_pool[s]);
+      P.factor_and_solve(I.mj_tau_pool[s].data(), qacc.data());
       benchmark::DoNotOptimize(qacc.data());
     } else {
       P.mass_matrix();
@@ -482,12 +506,16 @@ void add_context(const Config& cfg, const std::string& command_line) {
       "mujoco inverse_dynamics: mj_kinematics + mj_comPos + mj_comVel + mj_rne(flg_acc=1). mujoco "
       "mass_matrix: mj_kinematics + mj_comPos + mj_crb (sparse d->qM; mj_fullM not timed). mujoco "
       "forward_dynamics: mj_kinematics + mj_comPos + mj_comVel + mj_crb + mj_factorM + mj_rne(flg_acc=0) + "
-      "(tau - C) + mj_solveM. MuJoCo models come from cases/mjcf_export.hpp (same parameters).");
+      "(tau - C) + mj_solveM. mujoco factorization: mj_factorM + mj_solveM on a precomputed qM. MuJoCo "
+      "models come from cases/mjcf_export.hpp (same parameters).");
   // What each peer timing includes, per family (the report's family pages quote these).
   benchmark::AddCustomContext("mujoco:inverse_dynamics", "mj_kinematics + mj_comPos + mj_comVel + mj_rne(flg_acc=1): "
                                                          "tau from qpos, qvel, qacc, gravity included");
   benchmark::AddCustomContext("mujoco:mass_matrix", "mj_kinematics + mj_comPos + mj_crb: H into MuJoCo's sparse qM "
                                                     "(mj_fullM, the dense copy, not timed)");
+  benchmark::AddCustomContext("mujoco:factorization",
+                              "mj_factorM + mj_solveM: x = H^-1 tau with H in MuJoCo's sparse qM (filled by mj_crb "
+                              "beforehand, untimed), as rbdlab's factorization variants get H made beforehand");
   benchmark::AddCustomContext("mujoco:forward_dynamics",
                               "mj_kinematics + mj_comPos + mj_comVel + mj_crb + mj_factorM + mj_rne(flg_acc=0) + "
                               "(tau - C) + mj_solveM: qacc from qpos, qvel, tau, gravity included");

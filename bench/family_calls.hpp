@@ -90,7 +90,7 @@ template <> struct Call<verify::ForwardDynamicsFamily> {
 // (verify/support/families.hpp, FactorizationFamily).
 template <> struct Call<verify::FactorizationFamily> {
   static constexpr bool available = true;
-  static constexpr bool has_mujoco_peer = false;
+  static constexpr bool has_mujoco_peer = true;
   template <class S> using Ws = FactorizationWorkspace<S>;
   template <class S> using Out = VecX<S>;
   template <class S> struct Arg {

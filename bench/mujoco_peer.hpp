@@ -15,6 +15,8 @@
 //                     tau - C (nv subtractions) and mj_solveM -> qacc. This is MuJoCo's own
 //                     smooth-dynamics path (mj_fwdPosition/mj_fwdVelocity/mj_fwdAcceleration
 //                     without collision, constraints, actuators or passive forces).
+//   factorization:    mj_factorM (L^T D L of the sparse qM, which mj_crb filled beforehand,
+//                     untimed) + mj_solveM -> x = H^-1 tau.
 // The state is not copied in the timed loop: run() points d->qpos/qvel/qacc at one of the
 // caller's precomputed MuJoCo-ordered arrays (mjData's fields are plain pointers), the way
 // rbdlab's variants take their state by reference.
@@ -76,7 +78,7 @@ class MujocoPeer {
     }
     if (err[0]) warning_ = err;
     d_ = mj_makeData(m_);
-    own_qpos_ = d_->qpos; own_qvel_ = d_->qvel; own_qacc_ = d_->qacc;
+    own_qpos_ = d_->qpos; own_qvel_ = d_->qvel; own_qacc_ = d_->qacc; own_qM_ = d_->qM;
     if (m_->nv != model.nv || m_->nq != model.nq || m_->nbody != model.nb + 1) {
       const std::string msg = "MuJoCo's model of '" + model.name + "' has nq = " + std::to_string(m_->nq) +
                               ", nv = " + std::to_string(m_->nv) + ", nbody = " + std::to_string(m_->nbody) +
@@ -155,6 +157,36 @@ class MujocoPeer {
     mj_solveM(m_, d_, qacc_mj, rhs_.data(), 1);
   }
 
+  // H in MuJoCo's sparse form (qM, nM entries) for a configuration, untimed.
+  std::vector<mjtNum> sparse_H(const VecX<double>& q) {
+    const VecX<double> z = VecX<double>::Zero(model_.nv);
+    MujocoState s = convert(q, z, z);
+    use_state(s);
+    mass_matrix();
+    restore_state();
+    return std::vector<mjtNum>(d_->qM, d_->qM + m_->nM);
+  }
+  // Points d->qM at a precomputed sparse H (no copy; see use_state).
+  void use_sparse_H(std::vector<mjtNum>& qM) { d_->qM = qM.data(); }
+  // x = H^-1 b, both in MuJoCo's order and coordinates, with H in d->qM.
+  void factor_and_solve(const mjtNum* b_mj, mjtNum* x_mj) {
+    mj_factorM(m_, d_);
+    mj_solveM(m_, d_, x_mj, b_mj, 1);
+  }
+  // Untimed, for the checks: MuJoCo's solution of H(q) x = tau in rbdlab's order and
+  // coordinates (H = T^T H_mj T and tau = T^T tau_mj, so x = T^-1 x_mj).
+  VecX<double> solve(const VecX<double>& q, const VecX<double>& tau) {
+    std::vector<mjtNum> qM = sparse_H(q);
+    use_sparse_H(qM);
+    const std::vector<mjtNum> b = convert_tau(q, tau);
+    std::vector<mjtNum> x(static_cast<std::size_t>(m_->nv));
+    factor_and_solve(b.data(), x.data());
+    restore_state();
+    VecX<double> xm(model_.nv);
+    gather(x.data(), xm);
+    return mujoco_velocity_map(q).partialPivLu().solve(xm);
+  }
+
   // rbdlab's generalized forces in MuJoCo's order and velocity coordinates: since
   // tau = T^T tau_mujoco (cases/mjcf_export.hpp), tau_mujoco = T^-T tau.
   std::vector<mjtNum> convert_tau(const VecX<double>& q, const VecX<double>& tau) const {
@@ -207,6 +239,7 @@ class MujocoPeer {
     d_->qpos = own_qpos_;
     d_->qvel = own_qvel_;
     d_->qacc = own_qacc_;
+    d_->qM = own_qM_;
   }
 
  private:
@@ -231,7 +264,7 @@ class MujocoPeer {
   std::string xml_, warning_;
   mjModel* m_ = nullptr;
   mjData* d_ = nullptr;
-  mjtNum *own_qpos_ = nullptr, *own_qvel_ = nullptr, *own_qacc_ = nullptr;
+  mjtNum *own_qpos_ = nullptr, *own_qvel_ = nullptr, *own_qacc_ = nullptr, *own_qM_ = nullptr;
   std::vector<int> mj_body_, qadr_, vadr_;
   std::vector<mjtNum> scratch_, rhs_;
 };

@@ -269,7 +269,8 @@ def index_page(ctx):
             L += ["", "### Performance targets (issues 3 and 5): time / MuJoCo's time for the same work, same run", "", tt, "",
                   "MuJoCo's inverse dynamics is mj_kinematics + mj_comPos + mj_comVel + mj_rne; its mass matrix is "
                   "mj_kinematics + mj_comPos + mj_crb; its forward dynamics adds mj_comVel, mj_factorM, mj_rne (bias) and "
-                  "mj_solveM (the family pages say exactly what each timing includes). "
+                  "mj_solveM; its factorization is mj_factorM + mj_solveM on a given H (the family pages say exactly "
+                  "what each timing includes). "
                   "Bold: the target is missed (ratios are rounded to two decimals; a bold 0.42x is above 0.42 before rounding). `rnea_dh`/`crba_dh` fall back to the general variant where a model "
                   "has no DH form. Times are medians over repetitions on a shared 2-core machine (see provenance)."]
         pt = peers_table(ctx)
