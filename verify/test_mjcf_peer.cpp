@@ -79,6 +79,16 @@ std::vector<Model<double>> benchmark_models() {
   return {rbd::cases::gu(7), rbd::cases::gu(30), rbd::cases::auto_tree(15, 2), rbd::cases::auto_tree(63, 2)};
 }
 
+// The benchmark models plus each joint MuJoCo shares with rbdlab at the root of a random
+// two-body model (the free joint's case also checks the world/body velocity conversion of
+// mjcf_export.hpp).
+std::vector<Model<double>> peer_models() {
+  std::vector<Model<double>> models = benchmark_models();
+  for (const char* name : {"revolute_axis", "prismatic_axis", "cylindrical", "spherical", "free"})
+    models.push_back(rbd::cases::joint_alone(name));
+  return models;
+}
+
 }  // namespace
 
 TEST_CASE("mjcf export: MuJoCo compiles rbdlab's parameters", "[mjcf][mujoco]") {
@@ -126,12 +136,7 @@ TEST_CASE("mjcf export: MuJoCo compiles rbdlab's parameters", "[mjcf][mujoco]") 
 }
 
 TEST_CASE("mjcf peer: MuJoCo's tau and H agree with rbdlab's in double", "[mjcf][mujoco]") {
-  std::vector<Model<double>> models = benchmark_models();
-  // The joints MuJoCo shares with rbdlab, each at the root of a random two-body model (the
-  // free joint's case also checks the world/body velocity conversion of mjcf_export.hpp).
-  for (const char* name : {"revolute_axis", "prismatic_axis", "cylindrical", "spherical", "free"})
-    models.push_back(rbd::cases::joint_alone(name));
-  for (const Model<double>& m : models) {
+  for (const Model<double>& m : peer_models()) {
     rbd::bench::MujocoPeer peer(m);
     const Agreement a = compare(m, peer);
     const double tol = rbd::bench::peer_tolerance(m.nv);
@@ -153,10 +158,7 @@ TEST_CASE("mjcf peer: MuJoCo's tau and H agree with rbdlab's in double", "[mjcf]
 // in double. The printout gives the measured fraction of that bound.
 // The benchmark refuses to time MuJoCo's forward dynamics on a model where this fails.
 TEST_CASE("mjcf peer: MuJoCo's forward dynamics inverts rbdlab's inverse dynamics", "[mjcf][mujoco]") {
-  std::vector<Model<double>> models = benchmark_models();
-  for (const char* name : {"revolute_axis", "prismatic_axis", "cylindrical", "spherical", "free"})
-    models.push_back(rbd::cases::joint_alone(name));
-  for (const Model<double>& m : models) {
+  for (const Model<double>& m : peer_models()) {
     rbd::bench::MujocoPeer peer(m);
     rbd::Workspace<double> ws(m);
     double worst = 0, worst_ratio = 0;
@@ -190,10 +192,7 @@ TEST_CASE("mjcf peer: MuJoCo's forward dynamics inverts rbdlab's inverse dynamic
 // to peer_tolerance (above) and each solve is backward stable to ~4 nv eps < peer_tolerance,
 // so to first order the solutions differ by at most cond2(H) * 2 peer_tolerance, relative.
 TEST_CASE("mjcf peer: MuJoCo's sparse factor and solve agree with rbdlab's H", "[mjcf][mujoco]") {
-  std::vector<Model<double>> models = benchmark_models();
-  for (const char* name : {"revolute_axis", "prismatic_axis", "cylindrical", "spherical", "free"})
-    models.push_back(rbd::cases::joint_alone(name));
-  for (const Model<double>& m : models) {
+  for (const Model<double>& m : peer_models()) {
     rbd::bench::MujocoPeer peer(m);
     rbd::Workspace<double> ws(m);
     double worst = 0, worst_ratio = 0;
