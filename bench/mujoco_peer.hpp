@@ -27,10 +27,15 @@
 #include <string>
 #include <vector>
 
+#include <Eigen/Cholesky>
+#include <Eigen/Eigenvalues>
 #include <Eigen/LU>
 #include <mujoco/mujoco.h>
 
 #include "cases/mjcf_export.hpp"
+#include "cases/states.hpp"
+#include "inverse_dynamics/rnea_spatial.hpp"
+#include "mass_matrix/crba.hpp"
 
 namespace rbd::bench {
 
@@ -268,5 +273,58 @@ class MujocoPeer {
   std::vector<int> mj_body_, qadr_, vadr_;
   std::vector<mjtNum> scratch_, rhs_;
 };
+
+// How far MuJoCo's result is from rbdlab's on one state (normwise relative) and the
+// first-order bound it is held to; the benchmark's pre-timing check and
+// verify/test_mjcf_peer.cpp both call these, so the test checks what the benchmark enforces.
+struct PeerDifference {
+  double rel = 0, bound = 0;
+};
+
+namespace detail {
+struct SpectrumOfH {
+  double norm2, cond2;  // largest eigenvalue, and largest / smallest, of the CRBA's H in double
+};
+inline SpectrumOfH spectrum_of_H(const Model<double>& m, const VecX<double>& q, Workspace<double>& ws,
+                                 MatX<double>& H) {
+  H = MatX<double>::Zero(m.nv, m.nv);
+  Crba::run<double>(m, q, H, ws);
+  const VecX<double> ev = Eigen::SelfAdjointEigenSolver<MatX<double>>(H, Eigen::EigenvaluesOnly).eigenvalues();
+  return {ev[m.nv - 1], ev[m.nv - 1] / ev[0]};
+}
+}  // namespace detail
+
+// Forward dynamics: MuJoCo must invert rbdlab's inverse dynamics. tau = rnea_spatial(q, qd,
+// qdd), then MuJoCo's qacc for that tau against qdd in MuJoCo's coordinates. Both sides see
+// H, tau and C to ~peer_tolerance = eta relative (the tau and H cross-checks). MuJoCo's qacc
+// solves (H + dH) qacc = (tau + dtau) - (C + dC) exactly for such perturbations, so to first
+// order (as in verify/test_forward_dynamics_identities.cpp)
+//   |qacc - qdd| / |qdd| <= cond2(H) eta (1 + (|tau| + |C|) / (|H|_2 |qdd|)),
+// the last factor counting the cancellation in tau - C.
+inline PeerDifference forward_dynamics_difference(MujocoPeer& P, const Model<double>& m, const cases::State& x,
+                                                  Workspace<double>& ws) {
+  VecX<double> tau(m.nv), C(m.nv);
+  RneaSpatial::run<double>(m, x.q, x.qd, x.qdd, nullptr, tau, ws);
+  RneaSpatial::run<double>(m, x.q, x.qd, VecX<double>::Zero(m.nv), nullptr, C, ws);
+  const std::vector<mjtNum> got = P.qacc(x.q, x.qd, tau);
+  const std::vector<mjtNum> want = P.convert(x.q, x.qd, x.qdd).qacc;
+  const Eigen::Map<const VecX<double>> a(got.data(), m.nv), w(want.data(), m.nv);
+  MatX<double> H;
+  const detail::SpectrumOfH sp = detail::spectrum_of_H(m, x.q, ws, H);
+  return {(a - w).norm() / w.norm(),
+          sp.cond2 * peer_tolerance(m.nv) * (1 + (tau.norm() + C.norm()) / (sp.norm2 * w.norm()))};
+}
+
+// Factorization: MuJoCo's x = H^-1 tau (its own H, mj_factorM + mj_solveM) against Eigen's
+// LDL^T solve of rbdlab's H. The two H agree to peer_tolerance and each solve is backward
+// stable to ~4 nv eps < peer_tolerance, so to first order the solutions differ by at most
+// cond2(H) * 2 peer_tolerance, relative.
+inline PeerDifference solve_difference(MujocoPeer& P, const Model<double>& m, const cases::State& x,
+                                       Workspace<double>& ws) {
+  MatX<double> H;
+  const detail::SpectrumOfH sp = detail::spectrum_of_H(m, x.q, ws, H);
+  const VecX<double> want = H.ldlt().solve(x.tau);
+  return {(P.solve(x.q, x.tau) - want).norm() / want.norm(), 2 * peer_tolerance(m.nv) * sp.cond2};
+}
 
 }  // namespace rbd::bench

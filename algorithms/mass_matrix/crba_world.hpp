@@ -41,8 +41,8 @@ template <class S> RBD_INLINE Vec6<S> screw_in_base(const Joint<S>& j, const Tra
   return X0.apply_inverse(screw_times(j, S(1)));
 }
 
-// acc += I for two inertias in the same coordinates (Eq. 2.62): 10 additions, Ibar kept
-// exactly symmetric.
+// acc += I for two inertias in the same coordinates (Eq. 2.62): only Ibar's 6 independent
+// entries are added (10 additions, where Inertia::operator+= spends 13 on the full 3x3).
 template <class S> RBD_INLINE void add_same_frame(const Inertia<S>& I, Inertia<S>& acc) {
   acc.m += I.m;
   acc.h += I.h;
