@@ -26,7 +26,7 @@ namespace {
 constexpr double eps = std::numeric_limits<double>::epsilon();
 }
 
-TEST_CASE("aba's articulated-inertia transform equals X^T M X", "[forward_dynamics]") {
+TEST_CASE("aba's articulated-inertia transform adds X^T M X", "[forward_dynamics]") {
   cases::Rng rng(3);
   for (int trial = 0; trial < 20; ++trial) {
     Transform<double> X;
@@ -39,7 +39,22 @@ TEST_CASE("aba's articulated-inertia transform equals X^T M X", "[forward_dynami
       for (int j = 0; j < 6; ++j) M(i, j) = rng.uniform(-1, 1);
     M = (M + M.transpose()).eval();
     const Mat6<double> want = X.matrix().transpose() * M * X.matrix();
-    CHECK((aba_detail::congruence<double>(X, M) - want).norm() <= 1e-13 * want.norm());
+    // congruence_add adds into an accumulator: start from a symmetric G, compare acc - G.
+    // Budget 1e-13 relative: both sides are sums of at most ~20 products of entries of size
+    // <= ~4 (|M_ij| <= 2, |r| <= sqrt(3)), so each carries a few hundred eps = ~1e-14.
+    Mat6<double> G;
+    for (int i = 0; i < 6; ++i)
+      for (int j = 0; j < 6; ++j) G(i, j) = rng.uniform(-1, 1);
+    G = (G + G.transpose()).eval();
+    Mat6<double> acc = G;
+    aba_detail::congruence_add<double>(X, M, acc);
+    CHECK((acc - G - want).norm() <= 1e-13 * (want.norm() + G.norm()));
+    CHECK(acc == acc.transpose());  // symmetric to the last bit: one triangle computed, mirrored
+    // add_apply_transpose is apply_transpose then a sum, to the last bit.
+    const Vec6<double> f = M.col(0), f0 = G.col(1);
+    Vec6<double> facc = f0;
+    aba_detail::add_apply_transpose<double>(X, f, facc);
+    CHECK(facc == Vec6<double>(f0 + X.apply_transpose(f)));
   }
 }
 

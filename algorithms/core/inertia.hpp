@@ -20,7 +20,7 @@ template <class S> struct Inertia {
   // I v = [Ibar w + h x v; m v - h x w].
   RBD_INLINE Vec6<S> operator*(const Vec6<S>& v) const {
     const Vec3<S> w = ang(v), vl = lin(v);
-    return join<S>(Ibar * w + h.cross(vl), m * vl - h.cross(w));
+    return join<S>(Ibar * w + cross<S>(h, vl), m * vl - cross<S>(h, w));
   }
   Inertia operator+(const Inertia& o) const { return Inertia{m + o.m, h + o.h, Ibar + o.Ibar}; }
   Inertia& operator+=(const Inertia& o) { m += o.m; h += o.h; Ibar += o.Ibar; return *this; }

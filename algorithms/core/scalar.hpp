@@ -47,6 +47,12 @@ template <class S> inline S abs_(const S& x) { using std::abs; return abs(x); }
 template <class To, class From> inline To scalar_cast(const From& x) { return static_cast<To>(x); }
 
 // 3D cross-product matrix [a]x, used by Featherstone's "x" operators (Eq. 2.23, App. A).
+// a x b, forced inline (Eigen's cross is an ordinary inline function that GCC leaves out of
+// line in large loops, returning through memory: see RBD_INLINE). The same formula, term for
+// term, as Eigen's MatrixBase::cross, so the results are identical in every scalar.
+template <class S> RBD_INLINE Vec3<S> cross(const Vec3<S>& a, const Vec3<S>& b) {
+  return Vec3<S>(a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]);
+}
 template <class S> inline Mat3<S> skew(const Vec3<S>& a) {
   Mat3<S> m;
   m << S(0), -a.z(), a.y(),

@@ -18,13 +18,13 @@ template <class S> RBD_INLINE Vec6<S> join(const Vec3<S>& top, const Vec3<S>& bo
 // v x m, the motion cross product (Eq. 2.31): [w x mw; w x mv + v x mw].
 template <class S> RBD_INLINE Vec6<S> crm(const Vec6<S>& v, const Vec6<S>& m) {
   const Vec3<S> w = ang(v), vl = lin(v), mw = ang(m), mv = lin(m);
-  return join<S>(w.cross(mw), w.cross(mv) + vl.cross(mw));
+  return join<S>(cross<S>(w, mw), cross<S>(w, mv) + cross<S>(vl, mw));
 }
 
 // v x* f, the force cross product (Eq. 2.32): [w x n + v x f; w x f].
 template <class S> RBD_INLINE Vec6<S> crf(const Vec6<S>& v, const Vec6<S>& f) {
   const Vec3<S> w = ang(v), vl = lin(v), n = ang(f), fl = lin(f);
-  return join<S>(w.cross(n) + vl.cross(fl), w.cross(fl));
+  return join<S>(cross<S>(w, n) + cross<S>(vl, fl), cross<S>(w, fl));
 }
 
 // Dense 6x6 forms of the two operators, for tests and for readers comparing with Eq. 2.31-2.32.

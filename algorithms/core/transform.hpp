@@ -16,22 +16,28 @@ template <class S> struct Transform {
   // X m  (App. A, Table A.1 "X v"): [E w; E (v - r x w)].
   RBD_INLINE Vec6<S> apply(const Vec6<S>& m) const {
     const Vec3<S> w = ang(m);
-    return join<S>(E * w, E * (lin(m) - r.cross(w)));
+    return join<S>(E * w, E * (lin(m) - cross<S>(r, w)));
+  }
+  // X m + c by 3-vector halves: the same numbers as apply(m) + c, without a 6-vector
+  // temporary written by halves and read back with packet loads (see RBD_INLINE).
+  RBD_INLINE Vec6<S> apply_plus(const Vec6<S>& m, const Vec6<S>& c) const {
+    const Vec3<S> w = ang(m);
+    return join<S>(E * w + ang(c), E * (lin(m) - cross<S>(r, w)) + lin(c));
   }
   // X^-1 m: [E^T w; E^T v + r x E^T w].
   RBD_INLINE Vec6<S> apply_inverse(const Vec6<S>& m) const {
     const Vec3<S> w = E.transpose() * ang(m);
-    return join<S>(w, E.transpose() * lin(m) + r.cross(w));
+    return join<S>(w, E.transpose() * lin(m) + cross<S>(r, w));
   }
   // X* f = X^-T f: [E (n - r x f); E f].
   RBD_INLINE Vec6<S> apply_force(const Vec6<S>& f) const {
     const Vec3<S> fl = lin(f);
-    return join<S>(E * (ang(f) - r.cross(fl)), E * fl);
+    return join<S>(E * (ang(f) - cross<S>(r, fl)), E * fl);
   }
   // X^T f = (X*)^-1 f: [E^T n + r x E^T f; E^T f]; carries a force from B back to A.
   RBD_INLINE Vec6<S> apply_transpose(const Vec6<S>& f) const {
     const Vec3<S> fl = E.transpose() * lin(f);
-    return join<S>(E.transpose() * ang(f) + r.cross(fl), fl);
+    return join<S>(E.transpose() * ang(f) + cross<S>(r, fl), fl);
   }
   // (this) * (other): rot(E1)xlt(r1) rot(E2)xlt(r2) = rot(E1 E2) xlt(r2 + E2^T r1).
   Transform operator*(const Transform& o) const { return Transform{E * o.E, o.r + o.E.transpose() * r}; }

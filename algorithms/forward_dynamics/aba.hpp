@@ -3,32 +3,57 @@
 // (Eqs. 7.32-7.50), for every joint of Table 4.1 (n_i = 1..6 DoF), with gravity as the
 // fictitious base acceleration a_0 = -a_g and external forces f^x_i given in body-i
 // coordinates (so Table 7.1's ^iX_0^* f^x_i is just f^x_i and ^iX_0 is never needed).
+//
+// Written for speed without leaving the table's lines (section 10.3.1's optimisations that
+// hold for any model, as rnea_spatial and crba do; README.md "Cost"):
+//  - ^iX_lambda(i) = X_J X_T(i) composed directly (jcalc_xup);
+//  - for 1-DoF joints S_i is one column s, so U_i is a 6-vector, D_i a number and D_i^-1 one
+//    division; S qd, S^T f, I^A s and v x (s qd) go through the screw helpers of
+//    model/joint.hpp, which are selections for axis-aligned joints;
+//  - v x* (I v) in compact form (bias_force), I^a = I^A - U D^-1 U^T on one triangle, and
+//    the congruence ^lambda X*_i I^a ^iX_lambda on 3x3 blocks (aba_detail::congruence);
+//  - the base terms: v_0 = 0, so v_i = v_J and c_i = 0 for a child of the base.
+// Multi-DoF joints (cylindrical, planar, spherical, free) take the general lines with jcalc's S.
 #include <string_view>
 
 #include "forward_dynamics/workspace.hpp"
 
 namespace rbd {
 
+// p^A's velocity term v x* (I v) (Eq. 7.36) in compact form, as body_force with a = 0:
+// [w x (Ibar w) + h x (w x vl); m (w x vl) - w x (h x w)]: 42m + 27a (I v then v x* is 42m + 30a).
+template <class S> RBD_INLINE Vec6<S> bias_force(const Inertia<S>& I, const Vec6<S>& v) {
+  const Vec3<S> w = ang(v), vl = lin(v);
+  const Vec3<S> b = cross<S>(w, vl);
+  const Vec3<S> Iw = I.Ibar * w;
+  const Vec3<S> hw = cross<S>(I.h, w);
+  return join<S>(cross<S>(w, Iw) + cross<S>(I.h, b), I.m * b - cross<S>(w, hw));
+}
+
 namespace aba_detail {
 
 // [r]x M, column by column (r x m_j): 18 m + 9 a instead of a dense 3x3 product's 27 m + 18 a.
-template <class S> Mat3<S> skew_mul(const Vec3<S>& r, const Mat3<S>& M) {
+template <class S> RBD_INLINE Mat3<S> skew_mul(const Vec3<S>& r, const Mat3<S>& M) {
   Mat3<S> out;
-  for (int j = 0; j < 3; ++j) out.col(j) = r.cross(Vec3<S>(M.col(j)));
-  return out;
-}
-// M [r]x, row by row: m_i^T [r]x = (m_i x r)^T.
-template <class S> Mat3<S> mul_skew(const Mat3<S>& M, const Vec3<S>& r) {
-  Mat3<S> out;
-  for (int i = 0; i < 3; ++i) out.row(i) = Vec3<S>(M.row(i).transpose()).cross(r).transpose();
+  for (int j = 0; j < 3; ++j) {
+    out(0, j) = r[1] * M(2, j) - r[2] * M(1, j);
+    out(1, j) = r[2] * M(0, j) - r[0] * M(2, j);
+    out(2, j) = r[0] * M(1, j) - r[1] * M(0, j);
+  }
   return out;
 }
 // E^T A E for a symmetric A: A E, then only the upper triangle of E^T (A E), mirrored.
-template <class S> Mat3<S> rotate_symmetric(const Mat3<S>& E, const Mat3<S>& A) {
-  const Mat3<S> AE = A * E;
+template <class S> RBD_INLINE Mat3<S> mul3(const Mat3<S>& A, const Mat3<S>& B) {  // A B, inlined
   Mat3<S> out;
   for (int i = 0; i < 3; ++i)
-    for (int j = i; j < 3; ++j) out(i, j) = out(j, i) = E.col(i).dot(AE.col(j));
+    for (int j = 0; j < 3; ++j) out(i, j) = A(i, 0) * B(0, j) + A(i, 1) * B(1, j) + A(i, 2) * B(2, j);
+  return out;
+}
+template <class S> RBD_INLINE Mat3<S> rotate_symmetric(const Mat3<S>& E, const Mat3<S>& A) {
+  const Mat3<S> AE = mul3<S>(A, E);
+  Mat3<S> out;
+  for (int i = 0; i < 3; ++i)
+    for (int j = i; j < 3; ++j) out(i, j) = out(j, i) = E(0, i) * AE(0, j) + E(1, i) * AE(1, j) + E(2, i) * AE(2, j);
   return out;
 }
 
@@ -36,28 +61,62 @@ template <class S> Mat3<S> rotate_symmetric(const Mat3<S>& E, const Mat3<S>& A) 
 // articulated inertia from body-i to parent coordinates (^lambda X_i^* I^a ^iX_lambda).
 // With X = diag(E, E) [1 0; -rx 1]: first rotate each 3x3 block, M' = [A B; B^T C] with
 // A = E^T M_11 E etc., then [1 rx; 0 1] M' [1 0; -rx 1] = [A + rx B^T - T rx, T; T^T, C],
-// T = B + rx C. (Checked against the 6x6 product in verify/test_forward_dynamics_identities.cpp.)
-template <class S> Mat6<S> congruence(const Transform<S>& X, const Mat6<S>& M) {
-  const Mat3<S> A = rotate_symmetric<S>(X.E, M.template topLeftCorner<3, 3>());
-  const Mat3<S> B = X.E.transpose() * M.template topRightCorner<3, 3>() * X.E;
-  const Mat3<S> C = rotate_symmetric<S>(X.E, M.template bottomRightCorner<3, 3>());
-  const Mat3<S> T = B + skew_mul<S>(X.r, C);
-  Mat6<S> out;
-  out.template topLeftCorner<3, 3>() = A + skew_mul<S>(X.r, B.transpose()) - mul_skew<S>(T, X.r);
-  out.template topRightCorner<3, 3>() = T;
-  out.template bottomLeftCorner<3, 3>() = T.transpose();
-  out.template bottomRightCorner<3, 3>() = C;
-  return out;
+// T = B + rx C. The top-left block is symmetric: with Y = rx C and Z = rx B^T it is
+// A + Z + Z^T - Y rx, and (Y rx)_ij = (y_i x r)_j for the rows y_i of Y, so only its upper
+// triangle is formed. 192m in all. (Checked against the 6x6 product in
+// verify/test_forward_dynamics_identities.cpp.) The result is added into acc entry by entry
+// (acc += X^T M X): a returned 6x6 added with packet loads would read entries just written
+// one at a time, a store-forwarding stall per packet (see RBD_INLINE in core/scalar.hpp).
+template <class S> EIGEN_DONT_INLINE void congruence_add(const Transform<S>& X, const Mat6<S>& M, Mat6<S>& acc) {
+  const Mat3<S>& E = X.E;
+  const Vec3<S>& r = X.r;
+  const Mat3<S> A = rotate_symmetric<S>(E, M.template topLeftCorner<3, 3>());
+  const Mat3<S> B = mul3<S>(E.transpose(), mul3<S>(M.template topRightCorner<3, 3>(), E));
+  const Mat3<S> C = rotate_symmetric<S>(E, M.template bottomRightCorner<3, 3>());
+  const Mat3<S> Y = skew_mul<S>(r, C);
+  const Mat3<S> Z = skew_mul<S>(r, B.transpose());
+  for (int i = 0; i < 3; ++i)
+    for (int j = i; j < 3; ++j) {
+      const int j1 = (j + 1) % 3, j2 = (j + 2) % 3;
+      const S Yr = Y(i, j1) * r[j2] - Y(i, j2) * r[j1];                          // (y_i x r)_j
+      const S tl = A(i, j) + (Z(i, j) + Z(j, i)) - Yr;
+      acc(i, j) += tl;
+      if (j != i) acc(j, i) += tl;
+      acc(3 + i, 3 + j) += C(i, j);
+      if (j != i) acc(3 + j, 3 + i) += C(i, j);
+    }
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) {
+      const S T = B(i, j) + Y(i, j);                                             // T = B + rx C
+      acc(i, 3 + j) += T;
+      acc(3 + j, i) += T;
+    }
+}
+
+// acc += X^T f (Table 7.1's ^lambda X_i^* p^a), as Transform::apply_transpose then a sum, but
+// added into acc by 3-vector halves: the same numbers, without reading back with packet loads
+// a 6-vector written by halves (the stall congruence_add avoids).
+template <class S> RBD_INLINE void add_apply_transpose(const Transform<S>& X, const Vec6<S>& f, Vec6<S>& acc) {
+  const Vec3<S> fl = X.E.transpose() * lin(f);
+  const Vec3<S> n = X.E.transpose() * ang(f) + cross<S>(X.r, fl);
+  for (int k = 0; k < 3; ++k) {
+    acc[k] += n[k];
+    acc[3 + k] += fl[k];
+  }
 }
 
 // The 6x6 matrix of a rigid-body inertia [Ibar hx; hx^T m1] (Eq. 2.63), assembled without
-// arithmetic.
-template <class S> Mat6<S> inertia_matrix(const Inertia<S>& I) {
-  Mat6<S> M = Mat6<S>::Zero();
-  M.template topLeftCorner<3, 3>() = I.Ibar;
-  M.template topRightCorner<3, 3>() = skew<S>(I.h);
-  M.template bottomLeftCorner<3, 3>() = skew<S>(I.h).transpose();
-  for (int k = 3; k < 6; ++k) M(k, k) = I.m;
+// arithmetic (entry by entry: cheaper than zero-filling and then writing blocks).
+template <class S> RBD_INLINE Mat6<S> inertia_matrix(const Inertia<S>& I) {
+  const S z(0);
+  const Vec3<S>& h = I.h;
+  Mat6<S> M;
+  M << I.Ibar(0, 0), I.Ibar(0, 1), I.Ibar(0, 2), z, -h[2], h[1],
+       I.Ibar(1, 0), I.Ibar(1, 1), I.Ibar(1, 2), h[2], z, -h[0],
+       I.Ibar(2, 0), I.Ibar(2, 1), I.Ibar(2, 2), -h[1], h[0], z,
+       z, h[2], -h[1], I.m, z, z,
+       -h[2], z, h[0], z, I.m, z,
+       h[1], -h[0], z, z, z, I.m;
   return M;
 }
 
@@ -138,6 +197,26 @@ template <class S> void spd_inverse(const MatN<S>& D, MatN<S>& Dinv) {
   }
 }
 
+// I^A s for the one column s of a 1-DoF joint (Eq. 7.43): a column of I^A for an axis-aligned
+// revolute or prismatic joint (no arithmetic), half of I^A times the axis otherwise.
+template <class S> RBD_INLINE Vec6<S> inertia_times_screw(const Joint<S>& j, const Mat6<S>& IA) {
+  const int m = screw_unit_index(j);
+  if (m >= 0) return IA.col(m);
+  switch (j.type) {
+    case JointType::Revolute: return IA.template leftCols<3>() * j.axis;
+    case JointType::Prismatic: return IA.template rightCols<3>() * j.axis;
+    default: return IA * screw_times(j, S(1));
+  }
+}
+
+// I^a = I^A - W U^T with W = U D^-1 (Eq. 7.47), on the upper triangle, mirrored: I^a is
+// symmetric, and W U^T = U D^-1 U^T is too, since D^-1 is.
+template <class S, class WMat, class UMat>
+RBD_INLINE void subtract_symmetric(const Mat6<S>& IA, const WMat& W, const UMat& U, Mat6<S>& Ia) {
+  for (int r = 0; r < 6; ++r)
+    for (int c = r; c < 6; ++c) Ia(r, c) = Ia(c, r) = IA(r, c) - W.row(r).dot(U.row(c));
+}
+
 }  // namespace aba_detail
 
 struct Aba {
@@ -153,49 +232,117 @@ struct Aba {
     const auto& parent = model.parent;
     // Pass 1, base to tips: velocities, c_i, and I^A_i, p^A_i initialised to the body's own.
     for (int i = 0; i < model.nb; ++i) {
-      const auto& joint = model.joint[i];
-      auto& J = ws.jk[i];
-      jcalc(joint, q.segment(model.q_idx[i], joint.nq()), qd.segment(model.v_idx[i], joint.nv()), J);
-      ws.Xup[i] = J.XJ * model.Xtree[i];                                         // ^iX_lambda(i)
-      if (parent[i] < 0) ws.v[i] = J.vJ;                                         // v_0 = 0
-      else ws.v[i] = ws.Xup[i].apply(ws.v[parent[i]]) + J.vJ;                    // Eq. 7.34
-      ws.c[i] = J.cJ + crm<S>(ws.v[i], J.vJ);                                    // Eq. 7.35
+      const Joint<S>& joint = model.joint[i];
+      const int lambda = parent[i], vi = model.v_idx[i];
+      JointKinematics<S>& J = ws.jk[i];
+      Vec6<S>& v = ws.v[i];
+      Vec6<S>& c = ws.c[i];
+      jcalc_xup(joint, q.segment(model.q_idx[i], joint.nq()), model.Xtree[i], J, ws.Xup[i]);  // ^iX_lambda(i)
+      c.setZero();                                                               // c_J = 0 (Table 4.1)
+      if (joint.nv() == 1) {
+        const S qdi = qd[vi];
+        if (lambda < 0) {
+          v = screw_times(joint, qdi);                                           // Eq. 7.34, v_0 = 0; c_i = 0
+        } else {
+          v = ws.Xup[i].apply(ws.v[lambda]);                                     // Eq. 7.34
+          add_screw_times(joint, qdi, v);                                        //   + v_J = s qd
+          add_cross_screw_times(joint, v, qdi, c);                               // Eq. 7.35: v_i x v_J
+        }
+      } else {
+        velocity_multi_dof<S>(model, i, qd, ws);                                 // Eqs. 7.34-7.35
+      }
       ws.IA[i] = aba_detail::inertia_matrix<S>(model.I[i]);                      // I^A_i = I_i
-      ws.pA[i] = crf<S>(ws.v[i], model.I[i] * ws.v[i]);                          // Eq. 7.36
+      ws.pA[i] = bias_force<S>(model.I[i], v);                                   // Eq. 7.36
       if (f_ext) ws.pA[i] -= (*f_ext)[i];                                        //   - f^x_i
     }
     // Pass 2, tips to base: U, D, u, and the articulated quantities passed to the parent.
     for (int i = model.nb - 1; i >= 0; --i) {
-      const auto& Si = ws.jk[i].S_;
-      const Eigen::Index ni = Si.cols();
-      const int vi = model.v_idx[i];
-      Mat6N<S>& U = ws.U[i];
-      aba_detail::mul_S<S>(ws.IA[i], Si, U);                                     // Eq. 7.43
-      MatN<S> D(ni, ni);
-      for (Eigen::Index c = 0; c < ni; ++c) D.col(c) = aba_detail::St_mul<S>(Si, Vec6<S>(U.col(c)));  // Eq. 7.44
-      ws.u[i] = tau.segment(vi, ni) - aba_detail::St_mul<S>(Si, ws.pA[i]);       // Eq. 7.45
-      aba_detail::spd_inverse<S>(D, ws.Dinv[i]);
-      const int p = parent[i];
-      if (p >= 0) {
-        const Mat6N<S> W = U * ws.Dinv[i];                                       // U D^-1
-        Mat6<S> Ia;                                                              // Eq. 7.47, symmetric:
-        for (int r = 0; r < 6; ++r)                                              // upper triangle, mirrored
-          for (int c = r; c < 6; ++c) Ia(r, c) = Ia(c, r) = ws.IA[i](r, c) - W.row(r).dot(U.row(c));
-        const Vec6<S> pa = ws.pA[i] + Ia * ws.c[i] + W * ws.u[i];                // Eq. 7.48
-        ws.IA[p] += aba_detail::congruence<S>(ws.Xup[i], Ia);                    // ^lX_i^* I^a ^iX_l
-        ws.pA[p] += ws.Xup[i].apply_transpose(pa);                               // ^lX_i^* p^a
+      const Joint<S>& joint = model.joint[i];
+      const int vi = model.v_idx[i], p = parent[i];
+      const Mat6<S>& IA = ws.IA[i];
+      const Vec6<S>& pA = ws.pA[i];
+      Mat6<S> Ia;
+      Vec6<S> pa;
+      if (joint.nv() == 1) {
+        const Vec6<S> U = aba_detail::inertia_times_screw<S>(joint, IA);         // Eq. 7.43
+        const S Dinv = S(1) / screw_transpose_times(joint, U);                   // Eq. 7.44, D^-1
+        const S u = tau[vi] - screw_transpose_times(joint, pA);                  // Eq. 7.45
+        ws.U[i].col(0) = U;
+        ws.Dinv[i](0, 0) = Dinv;
+        ws.u[i][0] = u;
+        if (p < 0) continue;
+        const Vec6<S> W = U * Dinv;                                              // U D^-1
+        aba_detail::subtract_symmetric<S>(IA, W, U, Ia);                         // Eq. 7.47
+        pa = pA + Ia * ws.c[i] + W * u;                                          // Eq. 7.48
+      } else {
+        articulate_multi_dof<S>(model, i, tau, ws, Ia, pa);                      // Eqs. 7.43-7.48
+        if (p < 0) continue;
       }
+      aba_detail::congruence_add<S>(ws.Xup[i], Ia, ws.IA[p]);                    // += ^lX_i^* I^a ^iX_l
+      aba_detail::add_apply_transpose<S>(ws.Xup[i], pa, ws.pA[p]);               // += ^lX_i^* p^a
     }
     // Pass 3, base to tips: accelerations.
-    const Vec6<S> a0 = -model.a_g();                                             // a_0 = -a_g
+    const Vec3<S> minus_g = -model.gravity;                                      // a_0 = -a_g = [0; -g]
     for (int i = 0; i < model.nb; ++i) {
-      const auto& Si = ws.jk[i].S_;
-      const int vi = model.v_idx[i];
-      const Vec6<S> ap = ws.Xup[i].apply(parent[i] < 0 ? a0 : ws.a[parent[i]]) + ws.c[i];  // Eq. 7.46
-      const VecN<S> qddi = ws.Dinv[i] * (ws.u[i] - ws.U[i].transpose() * ap);    // Eq. 7.49
-      qdd.segment(vi, Si.cols()) = qddi;
-      ws.a[i] = ap + aba_detail::S_mul<S>(Si, qddi);                             // Eq. 7.50
+      const Joint<S>& joint = model.joint[i];
+      const int lambda = parent[i], vi = model.v_idx[i];
+      Vec6<S>& a = ws.a[i];
+      if (lambda < 0) a = join<S>(Vec3<S>::Zero(), ws.Xup[i].E * minus_g);       // Eq. 7.46: ^iX_0 a_0 (c_i = 0)
+      else a = ws.Xup[i].apply_plus(ws.a[lambda], ws.c[i]);                      // Eq. 7.46, a'_i
+      if (joint.nv() == 1) {
+        const auto U = ws.U[i].col(0);                                           // U^T a'_i term by term:
+        const S Ua = U[0] * a[0] + U[1] * a[1] + U[2] * a[2] + U[3] * a[3] + U[4] * a[4] + U[5] * a[5];  // scalar
+        const S qddi = ws.Dinv[i](0, 0) * (ws.u[i][0] - Ua);                     // Eq. 7.49 (loads, see RBD_INLINE)
+        qdd[vi] = qddi;
+        add_screw_times(joint, qddi, a);                                         // Eq. 7.50
+      } else {
+        accelerate_multi_dof<S>(model, i, qdd, ws);                              // Eqs. 7.49-7.50
+      }
     }
+  }
+
+ private:
+  // The multi-DoF lines (S_i of 2..6 columns from jcalc), out of line so that the 1-DoF
+  // lines, the common case, stay small enough for the compiler to inline their helpers.
+  template <class S>
+  static EIGEN_DONT_INLINE void velocity_multi_dof(const Model<S>& model, int i, const VecX<S>& qd,
+                                                   ForwardDynamicsWorkspace<S>& ws) {
+    JointKinematics<S>& J = ws.jk[i];
+    J.vJ.noalias() = J.S_ * qd.segment(model.v_idx[i], model.joint[i].nv());    // v_J = S qd
+    const int lambda = model.parent[i];
+    if (lambda < 0) {
+      ws.v[i] = J.vJ;                                                            // Eq. 7.34, v_0 = 0; c_i = 0
+    } else {
+      ws.v[i] = ws.Xup[i].apply(ws.v[lambda]) + J.vJ;                            // Eq. 7.34
+      ws.c[i] = crm<S>(ws.v[i], J.vJ);                                           // Eq. 7.35
+    }
+  }
+  // U_i, D_i^-1, u_i into ws; I^a_i and p^a_i into Ia, pa (left unset for a root body).
+  template <class S>
+  static EIGEN_DONT_INLINE void articulate_multi_dof(const Model<S>& model, int i, const VecX<S>& tau,
+                                                     ForwardDynamicsWorkspace<S>& ws, Mat6<S>& Ia, Vec6<S>& pa) {
+    const auto& Si = ws.jk[i].S_;
+    const Eigen::Index ni = Si.cols();
+    const Mat6<S>& IA = ws.IA[i];
+    Mat6N<S>& U = ws.U[i];
+    aba_detail::mul_S<S>(IA, Si, U);                                             // Eq. 7.43
+    MatN<S> D(ni, ni);
+    for (Eigen::Index k = 0; k < ni; ++k) D.col(k) = aba_detail::St_mul<S>(Si, Vec6<S>(U.col(k)));  // Eq. 7.44
+    ws.u[i] = tau.segment(model.v_idx[i], ni) - aba_detail::St_mul<S>(Si, ws.pA[i]);  // Eq. 7.45
+    aba_detail::spd_inverse<S>(D, ws.Dinv[i]);
+    if (model.parent[i] < 0) return;
+    const Mat6N<S> W = U * ws.Dinv[i];                                           // U D^-1
+    aba_detail::subtract_symmetric<S>(IA, W, U, Ia);                             // Eq. 7.47
+    pa = ws.pA[i] + Ia * ws.c[i] + W * ws.u[i];                                  // Eq. 7.48
+  }
+  // qdd_i into qdd; a_i = a'_i + S qdd_i in ws.a[i], which holds a'_i on entry.
+  template <class S>
+  static EIGEN_DONT_INLINE void accelerate_multi_dof(const Model<S>& model, int i, VecX<S>& qdd,
+                                                     ForwardDynamicsWorkspace<S>& ws) {
+    const auto& Si = ws.jk[i].S_;
+    const VecN<S> qddi = ws.Dinv[i] * (ws.u[i] - ws.U[i].transpose() * ws.a[i]); // Eq. 7.49
+    qdd.segment(model.v_idx[i], Si.cols()) = qddi;
+    ws.a[i] += aba_detail::S_mul<S>(Si, qddi);                                   // Eq. 7.50
   }
 };
 

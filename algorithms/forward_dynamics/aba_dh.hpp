@@ -8,23 +8,13 @@
 // costs), and every vector transform is two axial screws, 2 (10m + 6a).
 // Domain of the fast path: DH-expressible models whose joints are all revolute (GU(n), the
 // DH robots, revolute trees); anything else is handed to aba. General links of a tree (not
-// their parent's DH child) use aba's general 6x6 congruence.
+// their parent's DH child) use aba's general 6x6 congruence (aba_detail::congruence_add).
 // Cost per body of a chain and the gap to Table 10.1's best ABA row: README.md.
 #include <string_view>
 
 #include "forward_dynamics/aba.hpp"
 
 namespace rbd {
-
-// p^A's velocity term v x* (I v) (Eq. 7.36) in compact form, as body_force with a = 0:
-// [w x (Ibar w) + h x (w x vl); m (w x vl) - w x (h x w)]: 42m + 27a (I v then v x* is 42m + 30a).
-template <class S> RBD_INLINE Vec6<S> bias_force(const Inertia<S>& I, const Vec6<S>& v) {
-  const Vec3<S> w = ang(v), vl = lin(v);
-  const Vec3<S> b = w.cross(vl);
-  const Vec3<S> Iw = I.Ibar * w;
-  const Vec3<S> hw = I.h.cross(w);
-  return join<S>(w.cross(Iw) + I.h.cross(b), I.m * b - w.cross(hw));
-}
 
 // bias_force for v = [0 0 qd 0 0 0] (a revolute child of the base): qd^2 [e_z x Ibar e_z;
 // -(h_x, h_y, 0)]. 5m.
@@ -134,7 +124,9 @@ struct AbaDh {
         screw_transpose_force<0>(b.xrot, b.a, pa[0], pa[1], pa[2], pa[3], pa[4], pa[5]);
         add_abi(Ia, IA[p]);
       } else {
-        IA[p] = Abi<S>::from_matrix(Mat6<S>(IA[p].matrix() + aba_detail::congruence<S>(ws.Xup[i], Ia.matrix())));
+        Mat6<S> IAp = IA[p].matrix();
+        aba_detail::congruence_add<S>(ws.Xup[i], Ia.matrix(), IAp);
+        IA[p] = Abi<S>::from_matrix(IAp);
         pa = ws.Xup[i].apply_transpose(pa);
       }
       ws.pA[p] += pa;
