@@ -12,6 +12,7 @@
 //                                               prismatic_x|_y|_z|_axis, helical, cylindrical,
 //                                               planar, spherical, free
 //   dh:puma_like                                PUMA-560-like DH chain, section 4.3
+//   humanoid[:seed=S]                           37-DoF humanoid-like floating tree (cases/humanoid.hpp)
 //   urdf:<robot>                                a robot of ../shared/cases/urdf (dynamics-only
 //                                               copy) through the URDF loader, <robot> in
 //                                               ur5|panda|iiwa14|solo12 (solo12 with a free root)
@@ -31,6 +32,7 @@
 #include "cases/auto_tree.hpp"
 #include "cases/dh.hpp"
 #include "cases/gu.hpp"
+#include "cases/humanoid.hpp"
 #include "cases/states.hpp"
 #include "cases/urdf_robots.hpp"
 #include "cases/zigzag.hpp"
@@ -59,7 +61,7 @@ inline std::vector<std::string> split(const std::string& s, char sep) {
 [[noreturn]] inline void bad_id(const std::string& id, const std::string& why) {
   throw std::invalid_argument("unknown or malformed case id '" + id + "': " + why +
                               ". Valid forms: gu:N[:seed=S], tree:bf=B:nb=N[:skew=K][:taper=T], "
-                              "planar_chain:nb=N, zigzag, all_joints[:seed=S], joint:<name>, dh:puma_like, "
+                              "planar_chain:nb=N, zigzag, all_joints[:seed=S], joint:<name>, dh:puma_like, humanoid[:seed=S], "
                               "urdf:<robot> (ur5, panda, iiwa14, solo12)");
 }
 
@@ -129,6 +131,11 @@ inline Model<double> build_case(const std::string& id) {
     const std::uint64_t seed = kv.count("seed") ? parse_number<std::uint64_t>(id, "seed", kv.at("seed")) : 1;
     return all_joints_tree(seed);
   }
+  if (family == "humanoid") {
+    const auto kv = parse_keys(id, p, 1, {"seed"});
+    const std::uint64_t seed = kv.count("seed") ? parse_number<std::uint64_t>(id, "seed", kv.at("seed")) : 1;
+    return humanoid(seed);
+  }
   if (family == "joint") {
     if (p.size() != 2) bad_id(id, "expected joint:<name>, e.g. joint:revolute_x");
     try {
@@ -153,7 +160,7 @@ inline Model<double> build_case(const std::string& id) {
 }
 
 // The cases every gate and the accuracy sweep run on, in a fixed order. Tags: "verify";
-// the family ("gu", "tree", "all_joints", "zigzag", "dh", "joint", "urdf"); "single_dof" when every
+// the family ("gu", "tree", "all_joints", "zigzag", "dh", "joint", "urdf", "humanoid"); "single_dof" when every
 // joint has one degree of freedom (the domain of the 3D Luh-Walker-Paul algorithm);
 // "floating_base" when body 0 has a free joint.
 inline std::vector<CaseSpec> verify_cases() {
@@ -175,6 +182,7 @@ inline std::vector<CaseSpec> verify_cases() {
   push("dh:puma_like", "dh");
   for (const JointCase& c : joint_cases()) push("joint:" + single_joint_name(c.type, c.axis), "joint");
   for (const UrdfRobot& r : urdf_robots()) push("urdf:" + r.name, "urdf");  // ../shared/cases/urdf
+  push("humanoid", "humanoid");                     // 37-DoF floating tree (issue 5), also benchmarked
   return out;
 }
 

@@ -30,10 +30,10 @@ PEER_REFERENCE = "mujoco"       # peer that ratios are taken against
 # PEER_REFERENCE), on the models below (the robots at n = nv, whatever size the bench gives them).
 PERFORMANCE_TARGETS = (("inverse_dynamics", ("rnea_spatial", "rnea_dh"), 0.5),
                        ("mass_matrix", ("crba", "crba_dh", "crba_world"), 0.42),
-                       ("forward_dynamics", ("aba", "aba_dh"), 0.7),
+                       ("forward_dynamics", ("aba", "aba_dh", "aba_floating"), 0.7),
                        ("factorization", ("ltdl_sparse", "ltl_sparse"), 1.0))
 TARGET_POINTS = (("gu", 7), ("gu", 30), ("tree_bf2", 15), ("tree_bf2", 63), ("ur5", None), ("panda", None),
-                 ("iiwa14", None), ("solo12", None))
+                 ("iiwa14", None), ("solo12", None), ("humanoid", None))
 FAMILY_TO_BOOK = {"inverse_dynamics": "RNEA", "mass_matrix": "CRBA"}
 
 REQUIRED = ("accuracy.json", "opcounts.json", "reproductions.json", "discrepancies.json")
