@@ -31,6 +31,7 @@ from rbdlab_report.data import Data, GenerationError  # noqa: E402
 from rbdlab_report import pages  # noqa: E402
 from rbdlab_report import frames_page  # noqa: E402
 from rbdlab_report import integration_page  # noqa: E402
+from rbdlab_report import constraints_page  # noqa: E402
 
 MANIFEST = ".generated.json"   # what the last successful run wrote (to remove stale pages)
 
@@ -83,6 +84,7 @@ def main(argv=None):
         written = pages.render_all(data, tmp, out, argv)
         written += frames_page.render(data, tmp, out)   # optional: frames.json
         written += integration_page.render(data, tmp, out)   # optional: integration.json
+        written += constraints_page.render(data, tmp, out)   # optional: constraints.json
         commit(tmp, out, written)
     except GenerationError as e:
         print(f"generate.py: error: {e}", file=sys.stderr)

@@ -280,9 +280,9 @@ class Data:
             for i, r in enumerate(self.discrepancies):
                 _require(r, ("quantity", "published", "evidence"), path, i)
         # The family studies record the printed formulas they found wrong in their own JSON
-        # (frames.json: seeds 000/002; integration.json: seed 004); the Reproductions page
+        # (frames.json: seeds 000/002; integration.json: seed 004; constraints.json: seed 001); the Reproductions page
         # lists them all.
-        for study in ("frames.json", "integration.json"):
+        for study in ("frames.json", "integration.json", "constraints.json"):
             path = p(study)
             raw = load_json(path, required=False)
             if raw is None:

@@ -293,7 +293,8 @@ def index_page(ctx):
         L.append(f"- [{family_title(ctx, fam)}]({fam}.md) (`{fam}`): {nv} variant(s), {nc} case(s)"
                  + (f", peers: {', '.join(data.peers[fam])}" if data.peers.get(fam) else ""))
     for study, title in (("frames", "Moving frames and representations (seeds 000, 002)"),
-                         ("integration", "Lie-group integration, SE(3) vs SO(3)xR3 (seed 004)")):
+                         ("integration", "Lie-group integration, SE(3) vs SO(3)xR3 (seed 004)"),
+                         ("constraints", "Quaternion constraint Jacobians, 64 lock masks (seed 001)")):
         if os.path.exists(os.path.join(data.data_dir, study + ".json")):
             L.append(f"- [{title}]({study}.md)")
     agree = sum(1 for r in data.repro if r["agree"])
