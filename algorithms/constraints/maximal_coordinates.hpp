@@ -15,6 +15,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include <Eigen/Cholesky>
 #include <Eigen/LU>
 
 #include "constraints/lock_constraint.hpp"
@@ -144,6 +145,57 @@ void maximal_forward_dynamics(const MaximalSystem<S>& sys, const MaximalState<S>
   ws.lu.compute(ws.K);
   ws.sol = ws.lu.solve(ws.rhs);
   udot = ws.sol.head(n);
+}
+
+// All active rows stacked: C (nc) and C_v (nc x 6 nb), for drift figures and projection.
+template <class S> void maximal_constraints(const MaximalSystem<S>& sys, const MaximalState<S>& x, VecX<S>& C, MatX<S>& Cv,
+                                            VecX<S>* Cdot = nullptr) {
+  C.resize(sys.nc());
+  Cv.setZero(sys.nc(), 6 * sys.nb());
+  if (Cdot) Cdot->resize(sys.nc());
+  int row = 0;
+  for (const auto& l : sys.locks) {
+    const BodyPose<S> ground{};
+    const BodyTwist<S> rest{};
+    const BodyPose<S>& PB = l.B < 0 ? ground : x.pose[l.B];
+    const BodyTwist<S>& TB = l.B < 0 ? rest : x.twist[l.B];
+    const Mat6x12<S> J = lock_cv(l.lock, x.pose[l.A], PB);
+    const auto rows = select_lock_rows(l.lock.mask, J);
+    const int k = static_cast<int>(rows.rows());
+    C.segment(row, k) = select_lock_rows(l.lock.mask, lock_c(l.lock, x.pose[l.A], PB));
+    Cv.block(row, 6 * l.A, k, 6) = rows.leftCols(6);
+    if (l.B >= 0) Cv.block(row, 6 * l.B, k, 6) = rows.rightCols(6);
+    if (Cdot) {
+      Eigen::Matrix<S, 12, 1> v;
+      v << x.twist[l.A].x_dot, x.twist[l.A].omega, TB.x_dot, TB.omega;
+      Cdot->segment(row, k) = select_lock_rows(l.lock.mask, Vec6<S>(J * v + lock_ct(l.lock, x.pose[l.A], PB)));
+    }
+    row += k;
+  }
+}
+
+// Projection onto the constraint manifold (the alternative to Baumgarte): Gauss-Newton steps
+// on the positions, dz = -Cv^T (Cv Cv^T)^-1 C applied as x += dx, q <- q (x) [1, d omega / 2]
+// renormalised, then the velocities' minimum-norm correction onto C_v u = -C_t (static locks).
+template <class S> void project_onto_constraints(const MaximalSystem<S>& sys, MaximalState<S>& x, int iterations = 2) {
+  VecX<S> C, Cdot;
+  MatX<S> Cv;
+  for (int it = 0; it < iterations; ++it) {
+    maximal_constraints(sys, x, C, Cv);
+    const VecX<S> dz = -Cv.transpose() * (Cv * Cv.transpose()).ldlt().solve(C);
+    for (int i = 0; i < sys.nb(); ++i) {
+      x.pose[i].x += dz.template segment<3>(6 * i);
+      Quaternion<S>& q = x.pose[i].q;
+      q = q * Quaternion<S>{S(1), Vec3<S>(dz.template segment<3>(6 * i + 3) / S(2))};
+      q = (S(1) / sqrt_(q.squared_norm())) * q;
+    }
+  }
+  maximal_constraints(sys, x, C, Cv, &Cdot);
+  const VecX<S> du = -Cv.transpose() * (Cv * Cv.transpose()).ldlt().solve(Cdot);
+  for (int i = 0; i < sys.nb(); ++i) {
+    x.twist[i].x_dot += du.template segment<3>(6 * i);
+    x.twist[i].omega += du.template segment<3>(6 * i + 3);
+  }
 }
 
 // The maximal state of a Model's state (q, qd), and with qdd the maximal accelerations, by a
