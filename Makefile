@@ -56,10 +56,11 @@ define run_bench
 	       "(this run's output, if any: reports/data/failed/$(2))"; exit $$rc; fi
 endef
 bench: deps $(BUILD)/build.ninja
-	cmake --build $(BUILD) -j $(JOBS) --target rbdlab_bench rbdlab_bench_frames rbdlab_bench_integration
+	cmake --build $(BUILD) -j $(JOBS) --target rbdlab_bench rbdlab_bench_frames rbdlab_bench_integration rbdlab_bench_constraints
 	$(call run_bench,rbdlab_bench,bench.json,$(if $(filter 1 true yes,$(QUICK)),--quick))
 	$(call run_bench,rbdlab_bench_frames,bench_frames.json,$(BENCH_QUICK_FLAGS))
 	$(call run_bench,rbdlab_bench_integration,bench_integration.json,$(BENCH_QUICK_FLAGS))
+	$(call run_bench,rbdlab_bench_constraints,bench_constraints.json,$(BENCH_QUICK_FLAGS))
 
 report: verify bench
 	PYTHONDONTWRITEBYTECODE=1 /usr/bin/python3 -m unittest reports/test_generate.py
