@@ -59,7 +59,7 @@ def _maximal(raw, ctx):
         rows = [[t["option"], fmt.cell(t["h"]), fmt.cell(t["steps"]), f"{t['max_position_violation']:.3g}",
                  f"{t['max_velocity_violation']:.3g}", f"{t['max_pose_difference']:.3g}"] for t in mm["trajectories"]]
         L += ["Trajectories in double (RK4, the same initial state), maximal route against the minimal route:", "",
-              fmt.table(["stabilisation", "h", "steps", "max |C|", "max |C_v v|", "max pose difference vs ABA"], rows,
+              fmt.table(["stabilisation", "h", "steps", "max |C|", "max |C_dot| = |C_v v + C_t|", "max pose difference vs ABA"], rows,
                         right=(1, 2, 3, 4, 5)), ""]
     return L
 
