@@ -41,6 +41,7 @@
 #include "cases/model_source.hpp"
 #include "cases/urdf_robots.hpp"
 #include "cases/gu.hpp"
+#include "cases/humanoid.hpp"
 #include "cases/states.hpp"
 #include "core/counting_scalar.hpp"
 
@@ -124,6 +125,10 @@ std::vector<BenchCase> default_bench_cases() {
       c.push_back(fixed_case(r.name, "../shared/cases/urdf/dynamics_only/" + r.name + ".urdf" +
                                          (r.floating ? " with a free joint at the root" : ""),
                              cases::urdf_robot(r.name).model));
+    // Issue 5's floating-base bar: the 37-DoF humanoid-like floating tree, at n = nv.
+    c.push_back(fixed_case("humanoid", "cases::humanoid(), 37-DoF humanoid-like floating tree (free pelvis, "
+                                       "3-DoF waist, 2-DoF neck, 7-DoF arms, 6-DoF legs)",
+                           cases::humanoid()));
     return c;
 }
 

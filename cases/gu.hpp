@@ -28,17 +28,30 @@
 
 namespace rbd::cases {
 
-inline Model<double> gu(int n, std::uint64_t seed = 1) {
-  if (n < 1) throw std::invalid_argument("cases::gu: n must be >= 1 (got " + std::to_string(n) + ")");
+namespace gu_detail {
+// The bodies of GU(n), drawn one after the other from Rng(seed); body 0's joint is `root`.
+inline Model<double> chain(const std::string& family, int n, std::uint64_t seed, JointType root) {
+  if (n < 1) throw std::invalid_argument("cases::" + family + ": n must be >= 1 (got " + std::to_string(n) + ")");
   Rng rng(seed);
-  ModelBuilder mb("gu:" + std::to_string(n) + (seed == 1 ? "" : ":seed=" + std::to_string(seed)));
+  ModelBuilder mb(family + ":" + std::to_string(n) + (seed == 1 ? "" : ":seed=" + std::to_string(seed)));
   mb.gravity(Vec3d(0, 0, -9.81));
   for (int i = 0; i < n; ++i) {
     const Transform<double> X = random_xtree(rng);
     const BodyInertia b = random_body(rng);
-    add(mb, "link" + std::to_string(i + 1), i - 1, make_joint(JointType::Revolute, Vec3d::UnitZ()), X, b);
+    add(mb, "link" + std::to_string(i + 1), i - 1, make_joint(i == 0 ? root : JointType::Revolute, Vec3d::UnitZ()), X, b);
   }
   return mb.finish();
+}
+}  // namespace gu_detail
+
+inline Model<double> gu(int n, std::uint64_t seed = 1) { return gu_detail::chain("gu", n, seed, JointType::Revolute); }
+
+// GU(n) as a floating-base system (Featherstone section 9.3): the same bodies, transforms and
+// draws as gu(n, seed), but body 0 hangs on a free joint instead of a revolute one (nv = n + 5).
+// The set on which verify/opcounts.cpp counts the floating-base variants (algorithms/
+// floating_base/), which apply only to such trees. Not a registry id.
+inline Model<double> gu_floating(int n, std::uint64_t seed = 1) {
+  return gu_detail::chain("gu_floating", n, seed, JointType::Free);
 }
 
 }  // namespace rbd::cases

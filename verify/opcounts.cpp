@@ -38,16 +38,25 @@ template <class V> constexpr bool uses_dh_frames() {
   else return false;
 }
 
+// The floating-base variants (algorithms/floating_base/) apply only to a tree on a free joint:
+// they are counted on cases::gu_floating(n), GU(n) with body 0 on a free joint, instead of GU(n).
+template <class V> bool floating_base_only() { return !V::template applicable<double>(cases::gu(2)); }
+
 template <class Family>
 void count_family(nlohmann::json& records, nlohmann::json& fits) {
   for_each_type<typename Family::Variants>([&]<class V>() {
-    for (const std::string case_name : {"gu", "gu_dh"}) {
+    for (const std::string case_name : {"gu", "gu_dh", "gu_floating"}) {
       if (case_name == "gu_dh" && !uses_dh_frames<V>()) continue;
+      if ((case_name == "gu_floating") != floating_base_only<V>()) continue;
       std::vector<double> ns, ms, as;
       for (int n = 1; n <= kMaxN; ++n) {
-        const Model<Counted> m = (case_name == "gu" ? cases::gu(n) : cases::gu_dh(n)).template cast<Counted>();
+        const Model<Counted> m = (case_name == "gu"    ? cases::gu(n)
+                                  : case_name == "gu_dh" ? cases::gu_dh(n)
+                                                         : cases::gu_floating(n)).template cast<Counted>();
         Workspace<Counted> ws(m);
-        StateOf<Counted> x{VecX<Counted>::Zero(m.nq), VecX<Counted>::Zero(m.nv),
+        // q at the neutral configuration (all zeros for GU(n); the identity quaternion for
+        // gu_floating's free joint, so its rotation is a rotation).
+        StateOf<Counted> x{neutral_configuration(m), VecX<Counted>::Zero(m.nv),
                            VecX<Counted>::Zero(m.nv), VecX<Counted>::Zero(m.nv), {}};
         x.f_ext.assign(m.nb, Vec6<Counted>::Zero());
         // GU(n) has no external forces: the book's counts assume none, so pass none.
@@ -96,7 +105,8 @@ void count_family(nlohmann::json& records, nlohmann::json& fits) {
               "the last keeps a constant angle offset: one addition q_i + theta_i each; on gu_dh (the "
               "book's GU(n), theta_i = q_i) there is none"
             : "the book's GU(n): a DH chain whose joint variables are the DH angles (cases/gu_dh.hpp)";
-      std::cout << Family::name << "/" << V::name << " on " << (case_name == "gu" ? "GU(n)" : "GU_DH(n)") << ": (" << pm.to_string() << ")m + ("
+      std::cout << Family::name << "/" << V::name << " on "
+                << (case_name == "gu" ? "GU(n)" : case_name == "gu_dh" ? "GU_DH(n)" : "GU_floating(n)") << ": (" << pm.to_string() << ")m + ("
                 << pa.to_string() << ")a"
                 << (pm.exact && pa.exact ? "" : polynomial_expected ? "  (not an exact polynomial)"
                                                                     : "  (piecewise by design: best cubic shown)")

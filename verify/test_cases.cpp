@@ -243,6 +243,78 @@ TEST_CASE("cases: GU(n) is an unbranched chain of n general revolute bodies", "[
   CHECK_THROWS_AS(cases::gu(0), std::invalid_argument);
 }
 
+TEST_CASE("cases: humanoid is a 37-DoF floating tree standing upright, mirrored left and right", "[cases][humanoid]") {
+  const Model<double> m = cases::humanoid();
+  CHECK(m.name == "humanoid");
+  CHECK(m.nb == 32);
+  CHECK(m.nv == 37);
+  CHECK(m.nq == 38);
+  CHECK(m.joint[0].type == JointType::Free);
+  CHECK(m.parent[0] == -1);
+  double total = 0;
+  for (int i = 0; i < m.nb; ++i) total += m.mass[i];
+  CHECK(total > 45);  // an adult-robot mass, a seeded 10% around ~57 kg
+  CHECK(total < 70);
+  for (int i = 1; i < m.nb; ++i) {
+    INFO(m.body_name[i]);
+    CHECK(m.parent[i] >= 0);
+    CHECK(m.joint[i].type == JointType::Revolute);
+    CHECK(m.joint[i].aligned >= 0);  // every axis is a coordinate axis of its joint frame
+  }
+  // Body origins in the neutral pose (pelvis at the world origin, all joint angles zero),
+  // from the tree transforms alone: the head above the pelvis, the feet ~0.7 m below, the
+  // left limbs at +y and the right ones at -y, in matching places.
+  std::vector<Vec3<double>> p(m.nb);
+  std::vector<Mat3<double>> Rw(m.nb);  // body-to-world rotation
+  for (int i = 0; i < m.nb; ++i) {
+    const Transform<double>& X = m.Xtree[i];
+    const int lam = m.parent[i];
+    p[i] = lam < 0 ? X.r : Vec3<double>(p[lam] + Rw[lam] * X.r);
+    Rw[i] = (lam < 0 ? Mat3<double>::Identity() : Rw[lam]) * X.E.transpose();
+  }
+  auto index_of = [&](const std::string& name) {
+    for (int i = 0; i < m.nb; ++i)
+      if (m.body_name[i] == name) return i;
+    FAIL("no body " << name);
+    return -1;
+  };
+  CHECK(p[index_of("head")].z() > 0.45);
+  for (const char* side : {"left", "right"}) {
+    const double sign = std::string(side) == "left" ? 1 : -1;
+    CHECK(p[index_of(std::string(side) + "_foot")].z() < -0.6);
+    CHECK(sign * p[index_of(std::string(side) + "_hand")].y() > 0.1);
+    CHECK(sign * p[index_of(std::string(side) + "_thigh")].y() > 0.05);
+  }
+  for (int i = 0; i < m.nb; ++i) {
+    const std::string& n = m.body_name[i];
+    if (n.rfind("left_", 0) != 0) continue;
+    const int j = index_of("right_" + n.substr(5));
+    INFO(n);
+    CHECK(m.joint[j].axis == m.joint[i].axis);
+    CHECK(m.body_name[m.parent[j]] == (m.parent[i] == 3 || m.parent[i] == 0 ? m.body_name[m.parent[i]]
+                                                                              : "right_" + m.body_name[m.parent[i]].substr(5)));
+  }
+  // Seeds give different robots; the id carries the seed.
+  const Model<double> m2 = cases::build_case("humanoid:seed=2");
+  CHECK(m2.name == "humanoid:seed=2");
+  CHECK(m2.mass != m.mass);
+  CHECK(identical(cases::build_case("humanoid"), m));
+}
+
+TEST_CASE("cases: gu_floating(n) is GU(n) with body 0 on a free joint", "[cases][gu]") {
+  const Model<double> a = cases::gu(9), b = cases::gu_floating(9);
+  CHECK(b.joint[0].type == JointType::Free);
+  CHECK(b.nv == a.nv + 5);
+  for (int i = 0; i < a.nb; ++i) {
+    CHECK(a.parent[i] == b.parent[i]);
+    CHECK(a.Xtree[i].E == b.Xtree[i].E);
+    CHECK(a.Xtree[i].r == b.Xtree[i].r);
+    CHECK(a.mass[i] == b.mass[i]);
+    CHECK(a.Icom[i] == b.Icom[i]);
+    if (i > 0) CHECK(a.joint[i].type == b.joint[i].type);
+  }
+}
+
 TEST_CASE("cases: auto_tree topology follows autoTree.m", "[cases][tree]") {
   // bf = 2: body k's parent is (k-1)/2 (0-based), i.e. a binary heap; every body has <= 2
   // children and nb = 2^d - 1 bodies make a complete tree of depth d.

@@ -23,6 +23,7 @@
 #include "cases/all_joints.hpp"
 #include "cases/auto_tree.hpp"
 #include "cases/gu.hpp"
+#include "cases/humanoid.hpp"
 #include "cases/states.hpp"
 #include "inverse_dynamics/rnea_spatial.hpp"
 #include "mass_matrix/crba.hpp"
@@ -78,11 +79,12 @@ std::vector<Model<double>> benchmark_models() {
 
 // The benchmark models plus each joint MuJoCo shares with rbdlab at the root of a random
 // two-body model (the free joint's case also checks the world/body velocity conversion of
-// mjcf_export.hpp).
+// mjcf_export.hpp), and the humanoid floating tree that bench/ times MuJoCo on (issue 5).
 std::vector<Model<double>> peer_models() {
   std::vector<Model<double>> models = benchmark_models();
   for (const char* name : {"revolute_axis", "prismatic_axis", "cylindrical", "spherical", "free"})
     models.push_back(rbd::cases::joint_alone(name));
+  models.push_back(rbd::cases::humanoid());
   return models;
 }
 

@@ -24,6 +24,7 @@ template <class ID> struct BiasFrom {
   }
 };
 
-using BiasVariants = std::tuple<BiasFrom<RneaSpatial>, BiasFrom<RneaLwp>>;
+// BiasFrom<RneaFloating> is Table 9.5's "Calculate C and p_0^c" line for line.
+using BiasVariants = std::tuple<BiasFrom<RneaSpatial>, BiasFrom<RneaLwp>, BiasFrom<RneaFloating>>;
 
 }  // namespace rbd

@@ -4,6 +4,7 @@
 #include <concepts>
 #include <tuple>
 
+#include "floating_base/rnea_floating.hpp"
 #include "inverse_dynamics/rnea_dh.hpp"
 #include "inverse_dynamics/rnea_lwp.hpp"
 #include "inverse_dynamics/rnea_spatial.hpp"
@@ -19,8 +20,9 @@ concept InverseDynamicsVariant = requires(const Model<double>& m, const VecX<dou
   V::template run<double>(m, x, x, x, static_cast<const ExternalForces<double>*>(nullptr), out, ws);
 };
 
-using InverseDynamicsVariants = std::tuple<RneaSpatial, RneaLwp, RneaDh>;
+using InverseDynamicsVariants = std::tuple<RneaSpatial, RneaLwp, RneaDh, RneaFloating>;
 
-static_assert(InverseDynamicsVariant<RneaSpatial> && InverseDynamicsVariant<RneaLwp> && InverseDynamicsVariant<RneaDh>);
+static_assert(InverseDynamicsVariant<RneaSpatial> && InverseDynamicsVariant<RneaLwp> && InverseDynamicsVariant<RneaDh> &&
+              InverseDynamicsVariant<RneaFloating>);
 
 }  // namespace rbd

@@ -3,6 +3,7 @@
 #include <concepts>
 #include <tuple>
 
+#include "floating_base/crba_floating.hpp"
 #include "mass_matrix/crba.hpp"
 #include "mass_matrix/crba_dh.hpp"
 #include "mass_matrix/crba_world.hpp"
@@ -19,9 +20,9 @@ concept MassMatrixVariant = requires(const Model<double>& m, const VecX<double>&
   V::template run<double>(m, q, H, ws);
 };
 
-using MassMatrixVariants = std::tuple<Crba, IdColumns, CrbaDh, CrbaWorld>;
+using MassMatrixVariants = std::tuple<Crba, IdColumns, CrbaDh, CrbaWorld, CrbaFloating>;
 
 static_assert(MassMatrixVariant<Crba> && MassMatrixVariant<IdColumns> && MassMatrixVariant<CrbaDh> &&
-              MassMatrixVariant<CrbaWorld>);
+              MassMatrixVariant<CrbaWorld> && MassMatrixVariant<CrbaFloating>);
 
 }  // namespace rbd
