@@ -36,7 +36,7 @@ build: deps $(BUILD)/build.ninja
 # build/rbdlab, which test_cli.cpp drives), not the benchmark programs: those are built by
 # `make build`, `make bench` and `make report`. It keeps CI's build within its time budget.
 VERIFY_TARGETS = rbdlab_tests rbdlab_accuracy rbdlab_opcounts rbdlab_reproductions \
-                 rbdlab_frames_study rbdlab_integration_study rbdlab_constraints_study rbdlab
+                 rbdlab_frames_study rbdlab_integration_study rbdlab_constraints_study rbdlab_roundoff_study rbdlab
 verify: deps $(BUILD)/build.ninja
 	cmake --build $(BUILD) -j $(JOBS) --target $(VERIFY_TARGETS)
 	cd $(BUILD) && ctest --output-on-failure --no-tests=error --timeout 1500
