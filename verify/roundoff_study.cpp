@@ -163,8 +163,9 @@ json part_planar(roundoff::Outcome& out, Ledger& L) {
       median[i] = e[e.size() / 2];
     }
     per_solver[solver_name(s)] = {
-        {"err_at_C_eps_mean", mean}, {"err_at_C_eps_median", median}, {"err_at_C_eps_max", mx},
-        {"err_at_C_eps_book_direction", book_dir}, {"rel_err_aO_eps_mean", rel},
+        {"err_at_C_eps_mean", roundoff::sig4(mean)}, {"err_at_C_eps_median", roundoff::sig4(median)},
+        {"err_at_C_eps_max", roundoff::sig4(mx)}, {"err_at_C_eps_book_direction", roundoff::sig4(book_dir)},
+        {"rel_err_aO_eps_mean", roundoff::sig4(rel)},
         {"fit_rel_aO_above_10", fit_loglog(mags, rel, 10, 1000).to_json()},
         {"fit_above_10", fit_loglog(mags, mean, 10, 1000).to_json()},
         {"fit_above_1", fit_loglog(mags, mean, 1, 1000).to_json()},
@@ -222,7 +223,7 @@ json part_planar(roundoff::Outcome& out, Ledger& L) {
       at_c[i] = sc;
       rel[i] = sr;
     }
-    variants[std::string(v.name)] = {{"err_at_C_eps_mean", at_c}, {"rel_err_qdd_eps_mean", rel},
+    variants[std::string(v.name)] = {{"err_at_C_eps_mean", roundoff::sig4(at_c)}, {"rel_err_qdd_eps_mean", roundoff::sig4(rel)},
                                      {"fit_above_10", fit_loglog(mags, at_c, 10, 1000).to_json()},
                                      {"fit_rel_qdd_above_10", fit_loglog(mags, rel, 10, 1000).to_json()}};
   }
@@ -275,7 +276,7 @@ json part_conditioning(Ledger& L) {
     if (N != 6 && N != 10) continue;
     const double w = c["cond_worst_found"], b = c["book_4N4"];
     L.check("worst-case cond2(H), " + std::to_string(N) + "-link chain of identical links",
-            "Featherstone section 10.2 ('approximately 4 N_B^4')", b, g(w, 4),
+            "Featherstone section 10.2 ('approximately 4 N_B^4')", static_cast<long long>(b), g(w, 4),
             w / b <= kApproxFactor && b / w <= kApproxFactor,
             "largest cond2 found over q (search in verify/support/chain_conditioning.hpp) within a factor 2 of 4 N_B^4",
             "planar_chain(" + std::to_string(N) + ") (Figure 10.3's links); found by " + c["found_by"].get<std::string>() +

@@ -86,7 +86,7 @@ inline Search worst_cond(const Model<double>& m, int random_samples, int ascent_
 inline nlohmann::json to_json(const Search& s) {
   return {{"cond_q0", s.cond_q0}, {"cond_zigzag75", s.cond_zigzag75}, {"cond_worst_found", s.best},
           {"best_alternating_cond", s.best_alternating}, {"best_alternating_deg", s.best_alternating_deg},
-          {"q_worst_found", std::vector<double>(s.q_best.data(), s.q_best.data() + s.q_best.size())},
+          {"q_worst_found", roundoff::sig4(std::vector<double>(s.q_best.data(), s.q_best.data() + s.q_best.size()))},
           {"found_by", s.found_by}, {"evaluations", s.evaluations}};
 }
 

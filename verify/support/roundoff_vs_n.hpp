@@ -18,6 +18,8 @@
 #include <Eigen/Eigenvalues>
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <functional>
 #include <limits>
 #include <map>
@@ -47,6 +49,17 @@ struct CaseFamily {
   std::string id, title;
   std::function<Model<double>(int)> make;
 };
+
+// Per-state series are written with 4 significant digits (plenty for plots and tables; the
+// JSON stays small); maxima, means and fits keep every digit.
+inline std::vector<double> sig4(std::vector<double> x) {
+  for (double& v : x) {
+    char b[32];
+    std::snprintf(b, sizeof b, "%.4g", v);
+    v = std::strtod(b, nullptr);
+  }
+  return x;
+}
 
 inline double cond2_double(const MatX<double>& H) {
   const VecX<double> ev = Eigen::SelfAdjointEigenSolver<MatX<double>>(H, Eigen::EigenvaluesOnly).eigenvalues();
@@ -136,15 +149,15 @@ inline nlohmann::json sweep(const CaseFamily& cf, const std::vector<int>& ns, co
       double mx = 0, mean = 0;
       for (double e : err) { mx = std::max(mx, e); mean += e / seeds; }
       fit_n[name].push_back(mean);
-      nlohmann::json vj = {{"err_eps", err}, {"err_eps_vs_typical", vs_typ}, {"err_eps_max", mx}, {"err_eps_mean", mean}};
+      nlohmann::json vj = {{"err_eps", sig4(err)}, {"err_eps_vs_typical", sig4(vs_typ)}, {"err_eps_max", mx}, {"err_eps_mean", mean}};
       // A variant whose double results equal another's bit for bit on every seed ran that
       // variant's code (aba_dh hands models outside its DH fast path to aba).
       for (const auto& [other, xs] : results)
         if (other != name && xs == results[name]) { vj["identical_to"] = other; break; }
       variants[name] = vj;
     }
-    nlohmann::json pj = {{"n", n}, {"nv", md.nv}, {"depth", md.depth()}, {"seeds", seeds}, {"cond_H", cond},
-                         {"cond_H_rel_accuracy", cond_acc}, {"budget_eps", budget}, {"typical_norm_qdd", typical},
+    nlohmann::json pj = {{"n", n}, {"nv", md.nv}, {"depth", md.depth()}, {"seeds", seeds}, {"cond_H", sig4(cond)},
+                         {"cond_H_rel_accuracy", sig4(cond_acc)}, {"budget_eps", sig4(budget)}, {"typical_norm_qdd", typical},
                          {"variants", variants}};
     if (n <= kCrossCheckMaxN) pj["reference_cross_digits"] = cross_digits;
     if (cond_ref > 0) pj["cond_H_reference_seed1"] = cond_ref;
