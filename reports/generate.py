@@ -32,6 +32,7 @@ from rbdlab_report import pages  # noqa: E402
 from rbdlab_report import frames_page  # noqa: E402
 from rbdlab_report import integration_page  # noqa: E402
 from rbdlab_report import constraints_page  # noqa: E402
+from rbdlab_report import accuracy_studies_page  # noqa: E402
 
 MANIFEST = ".generated.json"   # what the last successful run wrote (to remove stale pages)
 
@@ -85,6 +86,7 @@ def main(argv=None):
         written += frames_page.render(data, tmp, out)   # optional: frames.json
         written += integration_page.render(data, tmp, out)   # optional: integration.json
         written += constraints_page.render(data, tmp, out)   # optional: constraints.json
+        written += accuracy_studies_page.render(data, tmp, out)   # optional: roundoff.json
         commit(tmp, out, written)
     except GenerationError as e:
         print(f"generate.py: error: {e}", file=sys.stderr)

@@ -285,6 +285,33 @@ class CurrentData(unittest.TestCase):
             for d in json.load(f)["discrepancies"]:
                 self.assertIn(d["evidence"], page)
 
+    def test_accuracy_studies_page(self):
+        """roundoff.json (verify/roundoff_study.cpp) -> accuracy_studies.md: the index links it, its plots
+        exist, every checked statement is on it and on the Reproductions page, the contradicted ones with
+        their evidence, and the fitted slopes in its prose are the data's."""
+        path = os.path.join(HERE, "data", "roundoff.json")
+        if not os.path.exists(path):
+            self.skipTest("no roundoff.json")
+        with open(path) as f:
+            raw = json.load(f)
+        page, repro = self.read("accuracy_studies.md"), self.read("reproductions.md")
+        self.assertIn("(accuracy_studies.md)", self.read("index.md"))
+        imgs = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", page)
+        self.assertEqual(len(imgs), 4)
+        for img in imgs:
+            self.assertTrue(os.path.isfile(os.path.join(self.out, img)), img)
+        for r in raw["reproductions"]:
+            q = r["quantity"].replace("|", "\\|")
+            self.assertIn(q, page)
+            self.assertIn(q, repro)
+            self.assertIn(("agrees" if r["agree"] else "**disagrees**"), page)
+        for d in raw["discrepancies"]:
+            self.assertIn(d["evidence"], repro)
+        chol = raw["planar_body"]["solvers"]["cholesky_llt"]
+        self.assertIn(f"grows with slope {chol['fit_above_10']['slope']:.3g} for |c|", page)
+        self.assertIn(f"slope {raw['conditioning']['chain_fit']['slope']:.3g} ", page)
+        self.assertIn("every check passes." if raw["pass"] else "**a check failed**", page)
+
 
 class SyntheticWithBench(unittest.TestCase):
     @classmethod

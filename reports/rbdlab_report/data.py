@@ -280,9 +280,10 @@ class Data:
             for i, r in enumerate(self.discrepancies):
                 _require(r, ("quantity", "published", "evidence"), path, i)
         # The family studies record the printed formulas they found wrong in their own JSON
-        # (frames.json: seeds 000/002; integration.json: seed 004; constraints.json: seed 001); the Reproductions page
+        # (frames.json: seeds 000/002; integration.json: seed 004; constraints.json: seed 001;
+        # roundoff.json: Featherstone 10.1-10.2's statements the measurements contradict); the Reproductions page
         # lists them all.
-        for study in ("frames.json", "integration.json", "constraints.json"):
+        for study in ("frames.json", "integration.json", "constraints.json", "roundoff.json"):
             path = p(study)
             raw = load_json(path, required=False)
             if raw is None:
@@ -291,6 +292,11 @@ class Data:
                 for i, r in enumerate(raw.get("discrepancies", [])):
                     _require(r, ("quantity", "published", "evidence"), path, f"discrepancies[{i}]")
                     self.discrepancies.append(dict(r, found_by=study))
+                # Statements checked by measurement (roundoff.json: sections 10.1-10.2), in
+                # reproductions.json's record format.
+                for i, r in enumerate(raw.get("reproductions", [])):
+                    _require(r, ("quantity", "source", "published", "rbdlab", "agree"), path, f"reproductions[{i}]")
+                    self.repro.append(dict(r, found_by=study))
 
         # bench.json (optional)
         path = p("bench.json")

@@ -297,6 +297,9 @@ def index_page(ctx):
                          ("constraints", "Quaternion constraint Jacobians, 64 lock masks (seed 001)")):
         if os.path.exists(os.path.join(data.data_dir, study + ".json")):
             L.append(f"- [{title}]({study}.md)")
+    if os.path.exists(os.path.join(data.data_dir, "roundoff.json")):
+        L.append("- [Accuracy studies: round-off vs n, the planar body, cond(H) vs N_B (sections 10.1-10.2)]"
+                 "(accuracy_studies.md)")
     agree = sum(1 for r in data.repro if r["agree"])
     L.append(f"- [Reproductions of published numbers](reproductions.md): {agree} of {len(data.repro)} agree; "
              f"{len(data.discrepancies)} printed value(s) found wrong")
@@ -527,10 +530,12 @@ def reproductions_page(ctx):
     data = ctx.data
     agree = sum(1 for r in data.repro if r["agree"])
     disc_q = {d["quantity"] for d in data.discrepancies}
+    studies = ("; the statements of sections 10.1-10.2 checked by measurement come from verify/roundoff_study.cpp, "
+               "see [Accuracy studies](accuracy_studies.md)") if any(r.get("found_by") == "roundoff.json" for r in data.repro) else ""
     L = [GENERATED, "", "# Reproductions of published numbers", "",
          "[Index](index.md) · [Provenance](provenance.md)", "",
          f"Every published number the suite recomputes in the multiprecision Reference scalar "
-         f"(verify/reproductions.cpp): "
+         f"(verify/reproductions.cpp{studies}): "
          f"{agree} of {len(data.repro)} agree with the printed value; {len(data.discrepancies)} printed value(s) "
          f"disagree with the exact computation (below). *Rounding* / *truncation*: whether rbdlab's value, rounded "
          f"or truncated to the printed decimals, gives the printed digits.", ""]
