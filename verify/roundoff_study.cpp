@@ -257,6 +257,54 @@ json part_planar(roundoff::Outcome& out, Ledger& L) {
           {"fd_reference_error_over_bound_max", worst_ref_ratio}};
 }
 
+// ------------------------------------------------------------------ sensitivity (section 10.2)
+// Figure 10.3's zigzag at rest, no gravity, driven by tau_d = ID(qdd = [1 ... 1]) rounded to
+// three significant figures (the book's tau_a, exact decimals in Reference): each forward-
+// dynamics variant's response, in Reference (the truth, cross-checked between variants at 40
+// digits) and in double, and the book's two percentages. verify/reproductions.cpp checks the
+// printed qdd_a digits; this part checks the prose around them and the variants' round-off.
+json part_sensitivity(roundoff::Outcome& out, Ledger& L) {
+  using R = Reference;
+  const Model<double> md = cases::zigzag();
+  const Model<R> mr = md.cast<R>();
+  Workspace<double> wd(md);
+  Workspace<R> wr(mr);
+  StateOf<double> xd{cases::zigzag_q(), VecX<double>::Zero(6), VecX<double>::Ones(6), VecX<double>::Zero(6),
+                     ExternalForces<double>(6, Vec6<double>::Zero())};
+  StateOf<R> xr = cast_state<R>(mr, cases::State{xd.q, xd.qd, xd.qdd, xd.tau, xd.f_ext});
+  const MatX<R> tau_d = variant_named(inverse_dynamics_family(), "rnea_spatial").in_reference(mr, xr, wr);
+  const char* printed[6] = {"126", "97.5", "70.0", "43.8", "21.9", "6.16"};
+  for (int i = 0; i < 6; ++i) { xr.tau[i] = R(printed[i]); xd.tau[i] = std::strtod(printed[i], nullptr); }
+  xr.qdd.setZero();
+  xd.qdd.setZero();
+  const VariantEntry& aba = variant_named(forward_dynamics_family(), "aba");
+  const MatX<R> qdd_a = aba.in_reference(mr, xr, wr);
+  R force_err = 0, acc_err = 0;
+  for (int i = 0; i < 6; ++i) {
+    force_err = std::max(force_err, R(abs(xr.tau[i] - tau_d(i, 0)) / abs(tau_d(i, 0))));
+    acc_err = std::max(acc_err, R(abs(qdd_a(i, 0) - 1)));
+  }
+  json variants = json::object();
+  for (const VariantEntry& v : forward_dynamics_family().variants) {
+    if (!v.applicable_in_double(md)) continue;
+    const double digits = exact_digits(rel_diff(v.in_reference(mr, xr, wr), qdd_a));
+    // 40 digits, as gate 1: cond2(H) = 725 costs ~3 of the Reference scalar's 50.
+    if (digits < roundoff::kCrossDigitsGate) out.fail("zigzag: " + std::string(v.name) + " in Reference off aba's by " + g(digits));
+    variants[std::string(v.name)] = {{"err_eps", error_in_eps(v.in_double(md, xd, wd), qdd_a)}, {"reference_digits", digits}};
+  }
+  const double fe = static_cast<double>(force_err), ae = static_cast<double>(acc_err);
+  L.check("zigzag: largest relative error of the rounded forces tau_a", "Featherstone section 10.2 ('accurate to better than 0.5%')",
+          "< 0.5%", g(100 * fe, 3) + "%", fe < 0.005, "max_i |tau_a,i - tau_d,i| / |tau_d,i| below 0.005",
+          "tau_d = ID(zigzag, qdd = 1) in 50 digits; tau_a as printed");
+  // "as much as 40%": the largest |qdd_a,i - 1| rounds to 40% at one significant figure.
+  L.check("zigzag: largest relative error of the response qdd_a", "Featherstone section 10.2 ('as much as 40% off')", "40%",
+          g(100 * ae, 3) + "%", std::round(ae * 10) == 4, "max_i |qdd_a,i - 1| rounds to 0.4 at one significant figure",
+          "qdd_a = FD(zigzag, tau_a) by ABA in 50 digits, every other variant agreeing to 40+ digits");
+  return {{"tau_d", [&] { json a = json::array(); for (int i = 0; i < 6; ++i) a.push_back(tau_d(i, 0).str(12)); return a; }()},
+          {"tau_a", printed}, {"qdd_a", [&] { json a = json::array(); for (int i = 0; i < 6; ++i) a.push_back(qdd_a(i, 0).str(12)); return a; }()},
+          {"max_rel_force_error", fe}, {"max_rel_acceleration_error", ae}, {"amplification", ae / fe}, {"variants", variants}};
+}
+
 // ------------------------------------------------------------------ part 3: cond(H) vs N_B
 json part_conditioning(Ledger& L) {
   json chains = json::array();
@@ -329,6 +377,7 @@ int main(int argc, char** argv) {
     const auto t1 = std::chrono::steady_clock::now();
     j["planar_body"] = part_planar(out, L);
     const auto t2 = std::chrono::steady_clock::now();
+    j["sensitivity"] = part_sensitivity(out, L);
     j["conditioning"] = part_conditioning(L);
     const auto t3 = std::chrono::steady_clock::now();
     auto s = [](auto a, auto b) { return std::chrono::duration<double>(b - a).count(); };
