@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 
+#include "cases/gu.hpp"
 #include "cases/registry.hpp"
 #include "core/counting_scalar.hpp"
 #include "factorization/variants.hpp"
@@ -58,6 +59,45 @@ TEST_CASE("expanded parent array reproduces the example of Table 6.4", "[factori
   c.joint.assign(6, Joint<double>{});
   c.nv = 6;
   CHECK(expanded_parent(c) == c.parent);
+}
+
+// Ancestors walks j, lambda(j), ... by runs of consecutive indices (contiguous, vectorisable
+// loops) when the tree has long runs, and by the book's j = lambda(j) otherwise. Both walks
+// must visit the same indices in the same order, and every routine must give the same bits
+// either way, on every verify case and on chains long enough to have runs.
+TEST_CASE("the run-wise ancestor walk is the book's walk, to the last bit", "[factorization][sparsity]") {
+  std::vector<Model<double>> models;
+  for (const auto& spec : cases::verify_cases()) models.push_back(spec.build());
+  models.push_back(cases::gu(30));
+  for (const auto& m : models) {
+    INFO(m.name);
+    const auto lam = expanded_parent(m);
+    Ancestors runs(lam), book(lam);
+    runs.long_runs = true;   // force each walk, whatever the model's runs
+    book.long_runs = false;
+    for (int j = 0; j < m.nv; ++j) {
+      std::vector<int> want, got_runs, got_book;
+      for (int a = j; a >= 0; a = lam[a]) want.push_back(a);
+      runs.for_each_run(j, [&](int s, int e) { for (int k = e; k >= s; --k) got_runs.push_back(k); });
+      book.for_each_run(j, [&](int s, int e) { for (int k = e; k >= s; --k) got_book.push_back(k); });
+      CHECK(got_runs == want);
+      CHECK(got_book == want);
+    }
+    const auto x = cases::random_state(m, 5);
+    const MatX<double> H = crba_H(m, x.q);
+    MatX<double> Fr = H, Fb = H, Gr = H, Gb = H;
+    ltl_in_place<double>(runs, Fr); ltl_in_place<double>(book, Fb); CHECK(Fr == Fb);
+    ltdl_in_place<double>(runs, Gr); ltdl_in_place<double>(book, Gb); CHECK(Gr == Gb);
+    VecX<double> yr = x.tau, yb = x.tau, zr(m.nv), zb(m.nv);
+    ltl_solve<double>(runs, Fr, yr); ltl_solve<double>(book, Fb, yb); CHECK(yr == yb);
+    yr = x.tau; yb = x.tau;
+    ltdl_solve<double>(runs, Gr, yr); ltdl_solve<double>(book, Gb, yb); CHECK(yr == yb);
+    mul_L<false, double>(runs, Fr, x.tau, zr); mul_L<false, double>(book, Fb, x.tau, zb); CHECK(zr == zb);
+    mul_Lt<true, double>(runs, Gr, x.tau, zr); mul_Lt<true, double>(book, Gb, x.tau, zb); CHECK(zr == zb);
+    mul_H<double>(runs, H, x.tau, zr); mul_H<double>(book, H, x.tau, zb); CHECK(zr == zb);
+  }
+  CHECK(Ancestors(chain_parent(30)).long_runs);         // a 30-chain is one run: the fast walk
+  CHECK_FALSE(Ancestors(chain_parent(5)).long_runs);    // too short to pay for a vector loop
 }
 
 TEST_CASE("no fill-in: dense L^T L and L^T D L leave every branch-induced zero exactly zero",
