@@ -313,6 +313,27 @@ class CurrentData(unittest.TestCase):
         self.assertIn("every check passes." if raw["pass"] else "**a check failed**", page)
 
 
+    def test_figure_10_5(self):
+        """opcounts.json's figure_10_5 (verify/opcounts.cpp) -> forward_dynamics.md: the plot, the ratios at
+        n = 63 in the prose, its statements on the Reproductions page."""
+        with open(os.path.join(HERE, "data", "opcounts.json")) as f:
+            raw = json.load(f)
+        if "figure_10_5" not in raw:
+            self.skipTest("opcounts.json has no figure_10_5 yet")
+        fig = raw["figure_10_5"]
+        page, repro = self.read("forward_dynamics.md"), self.read("reproductions.md")
+        self.assertIn("](plots/forward_dynamics_figure_10_5.svg)", page)
+        self.assertTrue(os.path.isfile(os.path.join(self.out, "plots", "forward_dynamics_figure_10_5.svg")))
+        book = {r["n"]: r for r in fig["book_rows"]["per_n"]}
+        rbd = {r["n"]: r for r in fig["rbdlab"]["per_n"]}
+        ratios = lambda rows, num, den: ", ".join(f"{rows[n][num] / rows[n][den]:.2f}" for n in (15, 31, 63))
+        self.assertIn(f"costs {ratios(book, 'route_binary_tree', 'aba')} times ABA at n = 15, 31 and 63", page)
+        self.assertIn(f"costs {ratios(rbd, 'crba_ltdl_binary_tree', 'aba_binary_tree')} times `aba`", page)
+        self.assertIn(f"costs {ratios(rbd, 'dh_route_binary_tree', 'aba_dh_binary_tree')} times `aba_dh`", page)
+        for r in raw.get("reproductions", []):
+            self.assertIn(r["quantity"].replace("|", "\\|"), repro)
+
+
 class SyntheticWithBench(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
@@ -474,6 +495,93 @@ class SyntheticWithoutBench(unittest.TestCase):
                 self.assertEqual(cells[col], "not run", col)
         self.assertIn("Not run: `reports/data/bench.json` is absent", self.s.read("inverse_dynamics.md"))
         self.assertFalse(os.path.exists(os.path.join(self.s.out, "plots", "inverse_dynamics_time_gu.svg")))
+
+
+def figure_10_5_opcounts():
+    """OPCOUNTS plus a synthetic figure_10_5 object (verify/opcounts.cpp's layout) and its checked statements:
+    ABA 400n, the chain's route n^3 + 200n, the tree's route 300n + 20 n log2(n) (book); rbdlab's aba 700n,
+    crba_ltdl 450n on the tree; aba_dh 450n, the DH route 430n on the tree."""
+    book, rbd = [], []
+    for n in range(1, 64):
+        tree = 300 * n + 20 * n * math.log2(n)
+        book.append({"n": n, "aba": 400 * n, "route_chain": n ** 3 + 200 * n, "route_binary_tree": tree,
+                     "ratio_chain": (n ** 3 + 200 * n) / (400 * n), "ratio_binary_tree": tree / (400 * n)})
+        rbd.append({"n": n, "aba_binary_tree": 700 * n, "aba_chain": 700 * n, "crba_ltdl_chain": n ** 3 + 500 * n,
+                    "crba_ltdl_binary_tree": 450 * n, "ratio_binary_tree": 450 / 700,
+                    "ratio_chain": (n ** 3 + 500 * n) / (700 * n), "aba_dh_binary_tree": 450 * n,
+                    "dh_route_chain": n ** 3 + 300 * n, "dh_route_binary_tree": 430 * n,
+                    "dh_ratio_binary_tree": 430 / 450, "dh_ratio_chain": (n ** 3 + 300 * n) / (450 * n)})
+    dev = lambda rows, k: max(abs(r[k] - 1) for r in rows if r["n"] >= 8)
+    at = lambda rows, k: {str(n): rows[n - 1][k] for n in (15, 31, 63)}
+    fig = {"closeness": {"measure": "max |ratio - 1| over 8 <= n <= 63", "tolerance": 0.25},
+           "book_rows": {"per_n": book, "max_deviation_binary_tree": dev(book, "ratio_binary_tree"),
+                         "ratio_binary_tree_at": at(book, "ratio_binary_tree")},
+           "rbdlab": {"per_n": rbd, "max_deviation_binary_tree": dev(rbd, "ratio_binary_tree"),
+                      "dh_max_deviation_binary_tree": dev(rbd, "dh_ratio_binary_tree")}}
+    statements = [{"quantity": "fig 10.5 statement (book formulas)", "source": "Featherstone 10.3.2",
+                   "published": "almost identical", "rbdlab": "synthetic 1.08", "criterion": "synthetic criterion",
+                   "agree": True},
+                  {"quantity": "fig 10.5 statement (rbdlab counts)", "source": "Featherstone 10.3.2",
+                   "published": "almost identical", "rbdlab": "synthetic 0.64", "criterion": "synthetic criterion",
+                   "agree": False}]
+    return dict(copy.deepcopy(OPCOUNTS), figure_10_5=fig, reproductions=statements, discrepancies=[])
+
+
+class SyntheticFigure10_5(unittest.TestCase):
+    """opcounts.json's figure_10_5 object -> a section of forward_dynamics.md (plot, prose numbers from the
+    data, a table) and its statements on the Reproductions page."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.s = Synthetic(with_bench=False)
+        cls.ops = figure_10_5_opcounts()
+        cls.s.write("opcounts.json", cls.ops)
+        cls.result = cls.s.generate()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.s.cleanup()
+
+    def test_section(self):
+        self.assertEqual(self.result.returncode, 0, self.result.stderr)
+        page = self.s.read("forward_dynamics.md")
+        self.assertIn("[Figure 10.5](#figure-105-binary-trees)", page)
+        section = page.split("## Figure 10.5: binary trees", 1)[1].split("\n## ", 1)[0]
+        self.assertIn("](plots/forward_dynamics_figure_10_5.svg)", section)
+        self.assertTrue(os.path.isfile(os.path.join(self.s.out, "plots", "forward_dynamics_figure_10_5.svg")))
+        r = lambda n: (300 + 20 * math.log2(n)) / 400          # the book's tree route / ABA
+        chain = lambda n: (n ** 2 + 200) / 400
+        self.assertIn(f"costs {r(15):.2f}, {r(31):.2f}, {r(63):.2f} times ABA at n = 15, 31 and 63", section)
+        self.assertIn(f"on the chain {chain(15):.2f}, {chain(31):.2f}, {chain(63):.2f})", section)
+        self.assertIn(f"`crba_ltdl` costs {450 / 700:.2f}, {450 / 700:.2f}, {450 / 700:.2f} times `aba`", section)
+        self.assertIn(f"costs {430 / 450:.2f}, {430 / 450:.2f}, {430 / 450:.2f} times `aba_dh`", section)
+        # largest |ratio - 1| over n >= 8: the book's at n = 8 (300 + 60)/400 = 0.9, rbdlab's 1 - 450/700
+        self.assertIn(f"Largest |ratio - 1| over 8 <= n <= 63: {0.1:.2f} (book's formulas), {1 - 450 / 700:.2f} "
+                      f"(`crba_ltdl`/`aba`), {1 - 430 / 450:.2f} (DH route/`aba_dh`), against the 0.25", section)
+        self.assertIn("holds for the book's formulas and the DH route/`aba_dh`, not for `crba_ltdl`/`aba`.", section)
+        # the table at n = 63: book ABA, chain and tree routes, rbdlab aba and crba_ltdl
+        self.assertRegex(section, r"\| +63 \| +{} \| +{} \| +{} \| +{} \|".format(
+            400 * 63, 63 ** 3 + 200 * 63, f"{300 * 63 + 20 * 63 * math.log2(63):g}", 700 * 63))
+        for st in self.ops["reproductions"]:
+            self.assertIn(st["quantity"], section)
+        self.assertIn("**disagrees**", section)
+
+    def test_reproductions(self):
+        page = self.s.read("reproductions.md")
+        for st in self.ops["reproductions"]:
+            self.assertIn(st["quantity"], page)
+            self.assertIn(st["rbdlab"], page)
+        self.assertIn(f"{2 + 1} of {3 + 2} agree", page)       # REPRODUCTIONS' 2 of 3 plus 1 of 2
+        self.assertIn("(forward_dynamics.md#figure-105-binary-trees)", page)
+
+    def test_absent_without_data(self):
+        s = Synthetic(with_bench=False)
+        try:
+            self.assertEqual(s.generate().returncode, 0)
+            self.assertNotIn("Figure 10.5", s.read("forward_dynamics.md"))
+            self.assertFalse(os.path.exists(os.path.join(s.out, "plots", "forward_dynamics_figure_10_5.svg")))
+        finally:
+            s.cleanup()
 
 
 class Failures(unittest.TestCase):

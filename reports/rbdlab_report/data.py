@@ -43,6 +43,11 @@ ACC_KEYS = ("family", "variant", "case", "n", "depth", "exact_digits", "err_eps_
             "err_eps_mean", "err_eps_rms", "err_eps_vs_typical_max", "budget_eps", "pass",
             "worst_seed", "seeds")
 OPS_KEYS = ("family", "variant", "case", "n", "m", "a")
+FIG_10_5_BOOK_KEYS = ("n", "aba", "route_chain", "route_binary_tree", "ratio_chain", "ratio_binary_tree")
+FIG_10_5_RBD_KEYS = ("n", "aba_binary_tree", "crba_ltdl_chain", "crba_ltdl_binary_tree", "ratio_chain",
+                     "ratio_binary_tree", "aba_dh_binary_tree", "dh_route_chain", "dh_route_binary_tree",
+                     "dh_ratio_binary_tree")
+FIG_10_5_N = (15, 31, 63)       # Figure 10.5's ratios quoted at these n (complete binary trees)
 
 BENCH_NAME = re.compile(r"^(?P<family>[^/]+)/(?P<variant>[^/]+)/(?P<case>[^/]+)/n:(?P<n>\d+)(?:/.*)?$")
 TIME_UNIT_NS = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
@@ -259,6 +264,16 @@ class Data:
                     "a": [float(c) for c in f["a"]["coefficients"]],
                     "exact": bool(f["m"].get("exact", False) and f["a"].get("exact", False)),
                     "valid_for": f.get("valid_for", ""), "note": f.get("note", "")}
+            # Figure 10.5 (section 10.3.2): the O(nd^2) route on binary trees vs ABA, optional.
+            self.fig_10_5 = raw.get("figure_10_5")
+            if self.fig_10_5 is not None:
+                float(self.fig_10_5["closeness"]["tolerance"])
+                float(self.fig_10_5["book_rows"]["max_deviation_binary_tree"])
+                float(self.fig_10_5["rbdlab"]["max_deviation_binary_tree"])
+                float(self.fig_10_5["rbdlab"]["dh_max_deviation_binary_tree"])
+                for part, keys in (("book_rows", FIG_10_5_BOOK_KEYS), ("rbdlab", FIG_10_5_RBD_KEYS)):
+                    for i, r in enumerate(self.fig_10_5[part]["per_n"]):
+                        _require(r, keys, path, f"figure_10_5.{part}.per_n[{i}]")
             self.book = []
             for i, b in enumerate(raw.get("book_table_10_1", [])):
                 _require(b, ("algorithm", "m", "a", "source"), path, f"book_table_10_1[{i}]")
@@ -281,9 +296,9 @@ class Data:
                 _require(r, ("quantity", "published", "evidence"), path, i)
         # The family studies record the printed formulas they found wrong in their own JSON
         # (frames.json: seeds 000/002; integration.json: seed 004; constraints.json: seed 001;
-        # roundoff.json: Featherstone 10.1-10.2's statements the measurements contradict); the Reproductions page
-        # lists them all.
-        for study in ("frames.json", "integration.json", "constraints.json", "roundoff.json"):
+        # roundoff.json: Featherstone 10.1-10.2's statements the measurements contradict; opcounts.json: Figure
+        # 10.5's statements checked by counting); the Reproductions page lists them all.
+        for study in ("frames.json", "integration.json", "constraints.json", "roundoff.json", "opcounts.json"):
             path = p(study)
             raw = load_json(path, required=False)
             if raw is None:
@@ -292,8 +307,8 @@ class Data:
                 for i, r in enumerate(raw.get("discrepancies", [])):
                     _require(r, ("quantity", "published", "evidence"), path, f"discrepancies[{i}]")
                     self.discrepancies.append(dict(r, found_by=study))
-                # Statements checked by measurement (roundoff.json: sections 10.1-10.2), in
-                # reproductions.json's record format.
+                # Statements checked by measurement (roundoff.json: sections 10.1-10.2; opcounts.json:
+                # Figure 10.5), in reproductions.json's record format.
                 for i, r in enumerate(raw.get("reproductions", [])):
                     _require(r, ("quantity", "source", "published", "rbdlab", "agree"), path, f"reproductions[{i}]")
                     self.repro.append(dict(r, found_by=study))

@@ -222,3 +222,39 @@ def overview(data, path):
             bottom.legend()
     _save(fig, path)
     return True
+
+
+def figure_10_5(data, path):
+    """Featherstone Figure 10.5 redrawn: m + a vs n of ABA, the O(nd^2) route on a chain and on a binary
+    tree. Dashed: the book's formulas (opcounts.json figure_10_5.book_rows); solid: rbdlab's counts, the
+    general variants (left) and the DH-frame ones (right)."""
+    fig_data = data.fig_10_5
+    if not fig_data:
+        return False
+    book, rbd = fig_data["book_rows"]["per_n"], fig_data["rbdlab"]["per_n"]
+    bn = [r["n"] for r in book if r["n"] >= 2]   # the book's rows are for n >= 2 (Table 10.1's constants)
+    rn = [r["n"] for r in rbd]
+    colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    fig, axes = plt.subplots(1, 2, figsize=(9, 3.8), sharey=True)
+    panels = ((axes[0], "rbdlab's general variants", ("aba_binary_tree", "crba_ltdl_chain", "crba_ltdl_binary_tree"),
+               ("aba (tree)", "crba_ltdl, chain (GU(n))", "crba_ltdl, binary tree")),
+              (axes[1], "rbdlab's DH-frame variants",
+               ("aba_dh_binary_tree", "dh_route_chain", "dh_route_binary_tree"),
+               ("aba_dh (tree)", "crba_dh + rnea_dh + ltdl_sparse, chain", "the same, binary tree")))
+    # The chain's route grows as n^3 and leaves the plot at the top: the axis is scaled to the curves
+    # the figure compares (ABA and the binary tree's route), as in the book's Figure 10.5.
+    top = 2 * max([r[k] for r in book for k in ("aba", "route_binary_tree")]
+                  + [r[k] for r in rbd for k in ("aba_binary_tree", "crba_ltdl_binary_tree", "aba_dh_binary_tree",
+                                                 "dh_route_binary_tree")])
+    for ax, title, keys, labels in panels:
+        for j, (bk, bl) in enumerate((("aba", "ABA, Table 10.1 row 11"), ("route_chain", "O(nd^2), chain (book)"),
+                                      ("route_binary_tree", "O(nd^2), binary tree (book)"))):
+            ax.plot(bn, [r[bk] for r in book if r["n"] >= 2], "--", linewidth=1, color=colors[j], label=bl)
+        for j, (k, label) in enumerate(zip(keys, labels)):
+            ax.plot(rn, [r[k] for r in rbd], "-", linewidth=1.4, color=colors[j], label=label)
+        _integer_x(ax)
+        ax.set(xlabel="n (bodies)", title=title, ylim=(0, top))
+        ax.legend(loc="upper left", fontsize=6)
+    axes[0].set(ylabel="operations per call (m + a)")
+    _save(fig, path)
+    return True
