@@ -219,6 +219,129 @@ RBD_INLINE void subtract_symmetric(const Mat6<S>& IA, const WMat& W, const UMat&
 
 }  // namespace aba_detail
 
+// Table 7.1 one body at a time, shared by aba, aba_floating (Table 9.4 runs the same lines for
+// bodies 1..N_B) and aba_implicit (pass 1). The 1-DoF lines are forced inline so that each
+// variant's loops compile as if written out; the multi-DoF lines (S_i of 2..6 columns from
+// jcalc) stay out of line so that the common 1-DoF case stays small.
+namespace aba_detail {
+
+template <class S>
+EIGEN_DONT_INLINE void velocity_multi_dof(const Model<S>& model, int i, const VecX<S>& qd,
+                                          ForwardDynamicsWorkspace<S>& ws) {
+  JointKinematics<S>& J = ws.jk[i];
+  J.vJ.noalias() = J.S_ * qd.segment(model.v_idx[i], model.joint[i].nv());    // v_J = S qd
+  const int lambda = model.parent[i];
+  if (lambda < 0) {
+    ws.v[i] = J.vJ;                                                            // Eq. 7.34, v_0 = 0; c_i = 0
+  } else {
+    ws.v[i] = ws.Xup[i].apply(ws.v[lambda]) + J.vJ;                            // Eq. 7.34
+    ws.c[i] = crm<S>(ws.v[i], J.vJ);                                           // Eq. 7.35
+  }
+}
+
+// Pass 1 for body i: ^iX_lambda(i), v_i, c_i, and I^A_i, p^A_i initialised to the body's own.
+template <class S>
+RBD_INLINE void velocity_step(const Model<S>& model, int i, const VecX<S>& q, const VecX<S>& qd,
+                              const ExternalForces<S>* f_ext, ForwardDynamicsWorkspace<S>& ws) {
+  const Joint<S>& joint = model.joint[i];
+  const int lambda = model.parent[i], vi = model.v_idx[i];
+  JointKinematics<S>& J = ws.jk[i];
+  Vec6<S>& v = ws.v[i];
+  Vec6<S>& c = ws.c[i];
+  jcalc_xup(joint, q.segment(model.q_idx[i], joint.nq()), model.Xtree[i], J, ws.Xup[i]);  // ^iX_lambda(i)
+  c.setZero();                                                                 // c_J = 0 (Table 4.1)
+  if (joint.nv() == 1) {
+    const S qdi = qd[vi];
+    if (lambda < 0) {
+      v = screw_times(joint, qdi);                                             // Eq. 7.34, v_0 = 0; c_i = 0
+    } else {
+      v = ws.Xup[i].apply(ws.v[lambda]);                                       // Eq. 7.34
+      add_screw_times(joint, qdi, v);                                          //   + v_J = s qd
+      add_cross_screw_times(joint, v, qdi, c);                                 // Eq. 7.35: v_i x v_J
+    }
+  } else {
+    velocity_multi_dof<S>(model, i, qd, ws);                                   // Eqs. 7.34-7.35
+  }
+  ws.IA[i] = inertia_matrix<S>(model.I[i]);                                    // I^A_i = I_i
+  ws.pA[i] = bias_force<S>(model.I[i], v);                                     // Eq. 7.36
+  if (f_ext) ws.pA[i] -= (*f_ext)[i];                                          //   - f^x_i
+}
+
+// U_i, D_i^-1, u_i into ws; I^a_i and p^a_i into Ia, pa (left unset for a root body).
+template <class S>
+EIGEN_DONT_INLINE void articulate_multi_dof(const Model<S>& model, int i, const VecX<S>& tau,
+                                            ForwardDynamicsWorkspace<S>& ws, Mat6<S>& Ia, Vec6<S>& pa) {
+  const auto& Si = ws.jk[i].S_;
+  const Eigen::Index ni = Si.cols();
+  const Mat6<S>& IA = ws.IA[i];
+  Mat6N<S>& U = ws.U[i];
+  mul_S<S>(IA, Si, U);                                                         // Eq. 7.43
+  MatN<S> D(ni, ni);
+  for (Eigen::Index k = 0; k < ni; ++k) D.col(k) = St_mul<S>(Si, Vec6<S>(U.col(k)));  // Eq. 7.44
+  ws.u[i] = tau.segment(model.v_idx[i], ni) - St_mul<S>(Si, ws.pA[i]);         // Eq. 7.45
+  spd_inverse<S>(D, ws.Dinv[i]);
+  if (model.parent[i] < 0) return;
+  const Mat6N<S> W = U * ws.Dinv[i];                                           // U D^-1
+  subtract_symmetric<S>(IA, W, U, Ia);                                         // Eq. 7.47
+  pa = ws.pA[i] + Ia * ws.c[i] + W * ws.u[i];                                  // Eq. 7.48
+}
+
+// Pass 2 for body i: U_i, D_i^-1, u_i, and I^a, p^a added to the parent's I^A, p^A.
+template <class S>
+RBD_INLINE void articulate_step(const Model<S>& model, int i, const VecX<S>& tau, ForwardDynamicsWorkspace<S>& ws) {
+  const Joint<S>& joint = model.joint[i];
+  const int vi = model.v_idx[i], p = model.parent[i];
+  const Mat6<S>& IA = ws.IA[i];
+  const Vec6<S>& pA = ws.pA[i];
+  Mat6<S> Ia;
+  Vec6<S> pa;
+  if (joint.nv() == 1) {
+    const Vec6<S> U = inertia_times_screw<S>(joint, IA);                       // Eq. 7.43
+    const S Dinv = S(1) / screw_transpose_times(joint, U);                     // Eq. 7.44, D^-1
+    const S u = tau[vi] - screw_transpose_times(joint, pA);                    // Eq. 7.45
+    ws.U[i].col(0) = U;
+    ws.Dinv[i](0, 0) = Dinv;
+    ws.u[i][0] = u;
+    if (p < 0) return;
+    const Vec6<S> W = U * Dinv;                                                // U D^-1
+    subtract_symmetric<S>(IA, W, U, Ia);                                       // Eq. 7.47
+    pa = pA + Ia * ws.c[i] + W * u;                                            // Eq. 7.48
+  } else {
+    articulate_multi_dof<S>(model, i, tau, ws, Ia, pa);                        // Eqs. 7.43-7.48
+    if (p < 0) return;
+  }
+  congruence_add<S>(ws.Xup[i], Ia, ws.IA[p]);                                  // += ^lX_i^* I^a ^iX_l
+  add_apply_transpose<S>(ws.Xup[i], pa, ws.pA[p]);                             // += ^lX_i^* p^a
+}
+
+// qdd_i into qdd; a_i = a'_i + S qdd_i in ws.a[i], which holds a'_i on entry.
+template <class S>
+EIGEN_DONT_INLINE void accelerate_multi_dof(const Model<S>& model, int i, VecX<S>& qdd,
+                                            ForwardDynamicsWorkspace<S>& ws) {
+  const auto& Si = ws.jk[i].S_;
+  const VecN<S> qddi = ws.Dinv[i] * (ws.u[i] - ws.U[i].transpose() * ws.a[i]); // Eq. 7.49
+  qdd.segment(model.v_idx[i], Si.cols()) = qddi;
+  ws.a[i] += S_mul<S>(Si, qddi);                                               // Eq. 7.50
+}
+
+// Pass 3 for body i, with a'_i (Eq. 7.46) in ws.a[i] on entry: qdd_i and a_i = a'_i + S qdd_i.
+template <class S>
+RBD_INLINE void accelerate_step(const Model<S>& model, int i, VecX<S>& qdd, ForwardDynamicsWorkspace<S>& ws) {
+  const Joint<S>& joint = model.joint[i];
+  Vec6<S>& a = ws.a[i];
+  if (joint.nv() == 1) {
+    const auto U = ws.U[i].col(0);                                             // U^T a'_i term by term:
+    const S Ua = U[0] * a[0] + U[1] * a[1] + U[2] * a[2] + U[3] * a[3] + U[4] * a[4] + U[5] * a[5];  // scalar
+    const S qddi = ws.Dinv[i](0, 0) * (ws.u[i][0] - Ua);                       // Eq. 7.49 (loads, see RBD_INLINE)
+    qdd[model.v_idx[i]] = qddi;
+    add_screw_times(joint, qddi, a);                                           // Eq. 7.50
+  } else {
+    accelerate_multi_dof<S>(model, i, qdd, ws);                                // Eqs. 7.49-7.50
+  }
+}
+
+}  // namespace aba_detail
+
 struct Aba {
   static constexpr std::string_view name = "aba";
   static constexpr std::string_view summary =
@@ -229,120 +352,19 @@ struct Aba {
   template <class S>
   static void run(const Model<S>& model, const VecX<S>& q, const VecX<S>& qd, const VecX<S>& tau,
                   const ExternalForces<S>* f_ext, VecX<S>& qdd, ForwardDynamicsWorkspace<S>& ws) {
-    const auto& parent = model.parent;
     // Pass 1, base to tips: velocities, c_i, and I^A_i, p^A_i initialised to the body's own.
-    for (int i = 0; i < model.nb; ++i) {
-      const Joint<S>& joint = model.joint[i];
-      const int lambda = parent[i], vi = model.v_idx[i];
-      JointKinematics<S>& J = ws.jk[i];
-      Vec6<S>& v = ws.v[i];
-      Vec6<S>& c = ws.c[i];
-      jcalc_xup(joint, q.segment(model.q_idx[i], joint.nq()), model.Xtree[i], J, ws.Xup[i]);  // ^iX_lambda(i)
-      c.setZero();                                                               // c_J = 0 (Table 4.1)
-      if (joint.nv() == 1) {
-        const S qdi = qd[vi];
-        if (lambda < 0) {
-          v = screw_times(joint, qdi);                                           // Eq. 7.34, v_0 = 0; c_i = 0
-        } else {
-          v = ws.Xup[i].apply(ws.v[lambda]);                                     // Eq. 7.34
-          add_screw_times(joint, qdi, v);                                        //   + v_J = s qd
-          add_cross_screw_times(joint, v, qdi, c);                               // Eq. 7.35: v_i x v_J
-        }
-      } else {
-        velocity_multi_dof<S>(model, i, qd, ws);                                 // Eqs. 7.34-7.35
-      }
-      ws.IA[i] = aba_detail::inertia_matrix<S>(model.I[i]);                      // I^A_i = I_i
-      ws.pA[i] = bias_force<S>(model.I[i], v);                                   // Eq. 7.36
-      if (f_ext) ws.pA[i] -= (*f_ext)[i];                                        //   - f^x_i
-    }
+    for (int i = 0; i < model.nb; ++i) aba_detail::velocity_step<S>(model, i, q, qd, f_ext, ws);  // Eqs. 7.34-7.36
     // Pass 2, tips to base: U, D, u, and the articulated quantities passed to the parent.
-    for (int i = model.nb - 1; i >= 0; --i) {
-      const Joint<S>& joint = model.joint[i];
-      const int vi = model.v_idx[i], p = parent[i];
-      const Mat6<S>& IA = ws.IA[i];
-      const Vec6<S>& pA = ws.pA[i];
-      Mat6<S> Ia;
-      Vec6<S> pa;
-      if (joint.nv() == 1) {
-        const Vec6<S> U = aba_detail::inertia_times_screw<S>(joint, IA);         // Eq. 7.43
-        const S Dinv = S(1) / screw_transpose_times(joint, U);                   // Eq. 7.44, D^-1
-        const S u = tau[vi] - screw_transpose_times(joint, pA);                  // Eq. 7.45
-        ws.U[i].col(0) = U;
-        ws.Dinv[i](0, 0) = Dinv;
-        ws.u[i][0] = u;
-        if (p < 0) continue;
-        const Vec6<S> W = U * Dinv;                                              // U D^-1
-        aba_detail::subtract_symmetric<S>(IA, W, U, Ia);                         // Eq. 7.47
-        pa = pA + Ia * ws.c[i] + W * u;                                          // Eq. 7.48
-      } else {
-        articulate_multi_dof<S>(model, i, tau, ws, Ia, pa);                      // Eqs. 7.43-7.48
-        if (p < 0) continue;
-      }
-      aba_detail::congruence_add<S>(ws.Xup[i], Ia, ws.IA[p]);                    // += ^lX_i^* I^a ^iX_l
-      aba_detail::add_apply_transpose<S>(ws.Xup[i], pa, ws.pA[p]);               // += ^lX_i^* p^a
-    }
+    for (int i = model.nb - 1; i >= 0; --i) aba_detail::articulate_step<S>(model, i, tau, ws);     // Eqs. 7.43-7.48
     // Pass 3, base to tips: accelerations.
-    const Vec3<S> minus_g = -model.gravity;                                      // a_0 = -a_g = [0; -g]
+    const Vec3<S> minus_g = -model.gravity;                                    // a_0 = -a_g = [0; -g]
     for (int i = 0; i < model.nb; ++i) {
-      const Joint<S>& joint = model.joint[i];
-      const int lambda = parent[i], vi = model.v_idx[i];
+      const int lambda = model.parent[i];
       Vec6<S>& a = ws.a[i];
-      if (lambda < 0) a = join<S>(Vec3<S>::Zero(), ws.Xup[i].E * minus_g);       // Eq. 7.46: ^iX_0 a_0 (c_i = 0)
-      else a = ws.Xup[i].apply_plus(ws.a[lambda], ws.c[i]);                      // Eq. 7.46, a'_i
-      if (joint.nv() == 1) {
-        const auto U = ws.U[i].col(0);                                           // U^T a'_i term by term:
-        const S Ua = U[0] * a[0] + U[1] * a[1] + U[2] * a[2] + U[3] * a[3] + U[4] * a[4] + U[5] * a[5];  // scalar
-        const S qddi = ws.Dinv[i](0, 0) * (ws.u[i][0] - Ua);                     // Eq. 7.49 (loads, see RBD_INLINE)
-        qdd[vi] = qddi;
-        add_screw_times(joint, qddi, a);                                         // Eq. 7.50
-      } else {
-        accelerate_multi_dof<S>(model, i, qdd, ws);                              // Eqs. 7.49-7.50
-      }
+      if (lambda < 0) a = join<S>(Vec3<S>::Zero(), ws.Xup[i].E * minus_g);     // Eq. 7.46: ^iX_0 a_0 (c_i = 0)
+      else a = ws.Xup[i].apply_plus(ws.a[lambda], ws.c[i]);                    // Eq. 7.46, a'_i
+      aba_detail::accelerate_step<S>(model, i, qdd, ws);                       // Eqs. 7.49-7.50
     }
-  }
-
- private:
-  // The multi-DoF lines (S_i of 2..6 columns from jcalc), out of line so that the 1-DoF
-  // lines, the common case, stay small enough for the compiler to inline their helpers.
-  template <class S>
-  static EIGEN_DONT_INLINE void velocity_multi_dof(const Model<S>& model, int i, const VecX<S>& qd,
-                                                   ForwardDynamicsWorkspace<S>& ws) {
-    JointKinematics<S>& J = ws.jk[i];
-    J.vJ.noalias() = J.S_ * qd.segment(model.v_idx[i], model.joint[i].nv());    // v_J = S qd
-    const int lambda = model.parent[i];
-    if (lambda < 0) {
-      ws.v[i] = J.vJ;                                                            // Eq. 7.34, v_0 = 0; c_i = 0
-    } else {
-      ws.v[i] = ws.Xup[i].apply(ws.v[lambda]) + J.vJ;                            // Eq. 7.34
-      ws.c[i] = crm<S>(ws.v[i], J.vJ);                                           // Eq. 7.35
-    }
-  }
-  // U_i, D_i^-1, u_i into ws; I^a_i and p^a_i into Ia, pa (left unset for a root body).
-  template <class S>
-  static EIGEN_DONT_INLINE void articulate_multi_dof(const Model<S>& model, int i, const VecX<S>& tau,
-                                                     ForwardDynamicsWorkspace<S>& ws, Mat6<S>& Ia, Vec6<S>& pa) {
-    const auto& Si = ws.jk[i].S_;
-    const Eigen::Index ni = Si.cols();
-    const Mat6<S>& IA = ws.IA[i];
-    Mat6N<S>& U = ws.U[i];
-    aba_detail::mul_S<S>(IA, Si, U);                                             // Eq. 7.43
-    MatN<S> D(ni, ni);
-    for (Eigen::Index k = 0; k < ni; ++k) D.col(k) = aba_detail::St_mul<S>(Si, Vec6<S>(U.col(k)));  // Eq. 7.44
-    ws.u[i] = tau.segment(model.v_idx[i], ni) - aba_detail::St_mul<S>(Si, ws.pA[i]);  // Eq. 7.45
-    aba_detail::spd_inverse<S>(D, ws.Dinv[i]);
-    if (model.parent[i] < 0) return;
-    const Mat6N<S> W = U * ws.Dinv[i];                                           // U D^-1
-    aba_detail::subtract_symmetric<S>(IA, W, U, Ia);                             // Eq. 7.47
-    pa = ws.pA[i] + Ia * ws.c[i] + W * ws.u[i];                                  // Eq. 7.48
-  }
-  // qdd_i into qdd; a_i = a'_i + S qdd_i in ws.a[i], which holds a'_i on entry.
-  template <class S>
-  static EIGEN_DONT_INLINE void accelerate_multi_dof(const Model<S>& model, int i, VecX<S>& qdd,
-                                                     ForwardDynamicsWorkspace<S>& ws) {
-    const auto& Si = ws.jk[i].S_;
-    const VecN<S> qddi = ws.Dinv[i] * (ws.u[i] - ws.U[i].transpose() * ws.a[i]); // Eq. 7.49
-    qdd.segment(model.v_idx[i], Si.cols()) = qddi;
-    ws.a[i] += aba_detail::S_mul<S>(Si, qddi);                                   // Eq. 7.50
   }
 };
 
