@@ -127,3 +127,86 @@ TEST_CASE("ID(FD(tau)) = tau in Reference for every forward-dynamics variant", "
     }
   }
 }
+
+// Table 7.2, variant 2 (section 7.4: "the variant formula for I^A must be equal to the
+// standard formula"): body i's contribution to its parent's articulated inertia is the same
+// from S (Eq. 7.47) and from the implicit constraint T (aba_implicit.hpp, (iv)):
+//   I2 - I2 S (S^T I2 S)^-1 S^T I2 = T (T^T I2^-1 T)^-1 T^T,
+// for every joint type (axis-aligned and general axes), S from jcalc, T and T_a from
+// joint_force_subspaces (forward_dynamics/workspace.hpp), and random SPD I2, in Reference.
+// Both sides are formed with Eigen's LLT (not the variant's own L D L^T inverse).
+// Tolerance 1e-45 relative to |I2|_F: Reference carries 50 decimal digits (unit round-off
+// u ~ 1e-50); each side is a handful of Cholesky factorizations and solves of size <= 6, whose
+// error is bounded by ~c n^2 cond(I2) u with cond(I2) <= 37 here (I2 = M M^T + 1, |M_ij| <= 1:
+// eigenvalues in [1, 37]), i.e. ~1e-47; 1e-45 leaves a factor 100 of margin and still tells a
+// wrong formula (an O(1) difference) from round-off by 45 orders of magnitude.
+// Also T^T S = 0 (Eq. 3.36), T_a^T S = 1 (Eq. 3.35) and T^T T = 1 to the same tolerance.
+TEST_CASE("Table 7.2 variant 2: I2 - I2 S (S^T I2 S)^-1 S^T I2 = T (T^T I2^-1 T)^-1 T^T per joint type (Reference)",
+          "[forward_dynamics]") {
+  using R = Reference;
+  cases::Rng rng(72);
+  const R tol("1e-45");
+  for (JointType type : kAllJointTypes)
+    for (int axis = -1; axis <= 2; ++axis) {
+      const bool has_axis = type == JointType::Revolute || type == JointType::Prismatic ||
+                            type == JointType::Helical || type == JointType::Cylindrical;
+      if (!has_axis && axis != 2) continue;
+      const Vec3<double> a = axis < 0 ? rng.unit_vector() : Vec3<double>::Unit(axis);
+      const Joint<R> joint = cases::make_joint(type, a, type == JointType::Helical ? 0.125 : 0.0).cast<R>();
+      Eigen::Matrix<R, 7, 1> q0 = Eigen::Matrix<R, 7, 1>::Zero();
+      if (type == JointType::Spherical || type == JointType::Free) q0[0] = R(1);
+      JointKinematics<R> J;
+      jcalc_position(joint, q0, J);
+      const MatX<R> Sm = J.S_;
+      Mat6N<R> Tf, Taf;
+      joint_force_subspaces<R>(J.S_, Tf, Taf);
+      const MatX<R> T = Tf, Ta = Taf;
+      const Eigen::Index n = Sm.cols(), m = T.cols();
+      INFO(joint_type_name(type) << " axis " << axis);
+      REQUIRE(m == 6 - n);
+      CHECK((T.transpose() * Sm).norm() <= tol);
+      CHECK((Ta.transpose() * Sm - MatX<R>::Identity(n, n)).norm() <= tol);
+      CHECK((T.transpose() * T - MatX<R>::Identity(m, m)).norm() <= tol);
+      for (int trial = 0; trial < 5; ++trial) {
+        MatX<R> M(6, 6);
+        for (int r = 0; r < 6; ++r)
+          for (int c = 0; c < 6; ++c) M(r, c) = R(rng.uniform(-1, 1));
+        const MatX<R> I2 = M * M.transpose() + MatX<R>::Identity(6, 6);
+        const MatX<R> U = I2 * Sm;
+        const MatX<R> standard = I2 - U * Eigen::LLT<MatX<R>>(Sm.transpose() * U).solve(MatX<R>(U.transpose()));
+        MatX<R> variant = MatX<R>::Zero(6, 6);
+        if (m > 0) {
+          const MatX<R> K = T.transpose() * Eigen::LLT<MatX<R>>(I2).solve(T);
+          variant = T * Eigen::LLT<MatX<R>>(K).solve(MatX<R>(T.transpose()));
+        }
+        CHECK((standard - variant).norm() <= tol * I2.norm());
+      }
+    }
+}
+
+// aba_implicit's per-body articulated quantities I^A_i and p^A_i (left in the workspace by
+// pass 2) equal aba's (Table 7.1), body by body, on every joint type alone at a fixed base
+// (cases::joint_cases) and on the all-joints tree (free-joint root, multi-DoF joints mid-tree),
+// with external forces, in Reference. Tolerance 1e-42 relative to the body's |I^A_i|, |p^A_i|:
+// both recursions pass ~10^3 roundings of u ~ 1e-50 per level through at most 5 levels, and
+// aba_implicit's two SPD inverses per body amplify them by cond(I^A_i), cond(K) (<= ~1e3 for
+// these random bodies), so round-off stays below ~1e-44 while a wrong term would be O(1).
+TEST_CASE("aba_implicit: per-body I^A_i, p^A_i equal aba's (Reference)", "[forward_dynamics]") {
+  using R = Reference;
+  std::vector<Model<double>> models = {cases::all_joints_tree()};
+  for (const auto& [id, md] : cases::each_joint_alone()) models.push_back(md);
+  for (const Model<double>& md : models) {
+    const Model<R> m = md.cast<R>();
+    const auto x = cast_state<R>(m, cases::random_state(md, 5));
+    ForwardDynamicsWorkspace<R> wa(m), wi(m);
+    VecX<R> qa(m.nv), qi(m.nv);
+    Aba::run<R>(m, x.q, x.qd, x.tau, &x.f_ext, qa, wa);
+    AbaImplicit::run<R>(m, x.q, x.qd, x.tau, &x.f_ext, qi, wi);
+    for (int i = 0; i < m.nb; ++i) {
+      INFO(md.name << " body " << i << " (" << joint_type_name(m.joint[i].type) << ")");
+      CHECK((wa.IA[i] - wi.IA[i]).norm() <= R("1e-42") * wa.IA[i].norm());
+      CHECK((wa.pA[i] - wi.pA[i]).norm() <= R("1e-42") * wa.pA[i].norm());
+    }
+    CHECK((qa - qi).norm() <= R("1e-42") * qa.norm());
+  }
+}

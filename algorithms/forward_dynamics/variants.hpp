@@ -9,6 +9,7 @@
 
 #include "forward_dynamics/aba.hpp"
 #include "forward_dynamics/aba_dh.hpp"
+#include "forward_dynamics/aba_implicit.hpp"
 #include "forward_dynamics/crba_llt_dense.hpp"
 #include "forward_dynamics/crba_ltdl.hpp"
 #include "floating_base/aba_floating.hpp"
@@ -24,10 +25,10 @@ concept ForwardDynamicsVariant = requires(const Model<double>& m, const VecX<dou
   V::template run<double>(m, x, x, x, static_cast<const ExternalForces<double>*>(nullptr), out, ws);
 };
 
-using ForwardDynamicsVariants = std::tuple<Aba, CrbaLtdl, CrbaLltDense, AbaDh, AbaFloating>;
+using ForwardDynamicsVariants = std::tuple<Aba, CrbaLtdl, CrbaLltDense, AbaDh, AbaFloating, AbaImplicit>;
 
 static_assert(ForwardDynamicsVariant<Aba> && ForwardDynamicsVariant<CrbaLtdl> &&
               ForwardDynamicsVariant<CrbaLltDense> && ForwardDynamicsVariant<AbaDh> &&
-              ForwardDynamicsVariant<AbaFloating>);
+              ForwardDynamicsVariant<AbaFloating> && ForwardDynamicsVariant<AbaImplicit>);
 
 }  // namespace rbd

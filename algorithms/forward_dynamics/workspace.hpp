@@ -5,6 +5,8 @@
 // inertia-matrix routes. Sized once from the Model; run() allocates nothing.
 #include <vector>
 
+#include <Eigen/Cholesky>
+
 #include "factorization/workspace.hpp"
 #include "model/workspace.hpp"
 
@@ -12,6 +14,46 @@ namespace rbd {
 
 // A joint-sized square matrix (at most 6 x 6, on the stack).
 template <class S> using MatN = Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic, 0, 6, 6>;
+
+// The force subspaces of a joint with motion subspace S (6 x n), Featherstone section 3.5,
+// for aba_implicit (Table 7.2, variant 2): T (6 x (6 - n)) spans the constraint forces,
+// T^T S = 0 (Eq. 3.36), and T_a (6 x n) the active forces, T_a^T S = 1 (Eq. 3.35).
+//  - T: an orthonormal basis of S's orthogonal complement. Gram-Schmidt (each vector
+//    orthogonalised twice) on S's columns, then on coordinate axes e_k, taking each time the
+//    e_k with the largest component left outside the basis so far (its squared length is
+//    1 - |row k of the basis|^2 >= (6 - columns) / 6, so no near-zero vector is normalised).
+//    For S's columns unit coordinate vectors (axis-aligned revolute and prismatic joints,
+//    planar, spherical, free) every dot product is an exact 0 or 1 and T is exactly the other
+//    unit vectors, in increasing k; products with T then cost nothing.
+//  - T_a = S (S^T S)^-1: S^T T_a = 1 by construction; any T_a + T M would do too (it only
+//    shifts lambda by -M tau, not f = T_a tau + T lambda), and this one lies in range(S), so
+//    T_a^T is S's pseudo-inverse. For orthonormal S (as above) T_a = S exactly.
+// Joint constants (S is constant in F_s for every Table 4.1 joint, joint.hpp), so they are
+// computed once, in the workspace's constructor, as section 10.3.1 pre-computes constants.
+template <class S> void joint_force_subspaces(const Mat6N<S>& Sm, Mat6N<S>& T, Mat6N<S>& Ta) {
+  const Eigen::Index n = Sm.cols(), m = 6 - n;
+  Mat6<S> B = Mat6<S>::Zero();  // orthonormal basis built so far: [range(S) | T]
+  Eigen::Index nb = 0;
+  auto add = [&](Vec6<S> v) {
+    for (int pass = 0; pass < 2; ++pass)
+      for (Eigen::Index j = 0; j < nb; ++j) v -= B.col(j) * B.col(j).dot(v);
+    B.col(nb++) = v / sqrt_(S(v.squaredNorm()));
+  };
+  for (Eigen::Index c = 0; c < n; ++c) add(Sm.col(c));
+  T.resize(6, m);
+  for (Eigen::Index t = 0; t < m; ++t) {
+    int best = 0;
+    S best_res(-1);
+    for (int k = 0; k < 6; ++k) {
+      const S res = S(1) - B.row(k).head(nb).squaredNorm();  // |e_k - B B^T e_k|^2
+      if (res > best_res) { best = k; best_res = res; }
+    }
+    add(Vec6<S>::Unit(best));
+    T.col(t) = B.col(nb - 1);
+  }
+  const MatN<S> StS = Sm.transpose() * Sm;
+  Ta = (StS.llt().solve(MatN<S>(Sm.transpose()))).transpose();  // T_a^T = (S^T S)^-1 S^T
+}
 
 template <class S> struct ForwardDynamicsWorkspace : Workspace<S> {
   // Articulated-body algorithm (Table 7.1), per body, in body coordinates.
@@ -21,6 +63,13 @@ template <class S> struct ForwardDynamicsWorkspace : Workspace<S> {
   std::vector<Mat6N<S>> U;   // U_i = I^A_i S_i
   std::vector<MatN<S>> Dinv; // D_i^-1 = (S_i^T U_i)^-1
   std::vector<VecN<S>> u;    // u_i = tau_i - S_i^T p^A_i
+  // aba_implicit (Table 7.2, variant 2), per body; m_i = 6 - n_i.
+  std::vector<Mat6N<S>> T;   // constraint-force subspace T_i, 6 x m_i (joint constant)
+  std::vector<Mat6N<S>> Ta;  // active-force subspace T_a, 6 x n_i (joint constant)
+  std::vector<Mat6N<S>> Y;   // (I^A_i)^-1 T_i, 6 x m_i
+  std::vector<MatN<S>> Kinv; // K_i^-1 = (T_i^T (I^A_i)^-1 T_i)^-1, m_i x m_i
+  std::vector<VecN<S>> z;    // z_i = T_i^T (c_i - w_i), m_i
+  std::vector<Vec6<S>> w;    // w_i = (I^A_i)^-1 (T_a tau_i - p^A_i)
   // Inertia-matrix routes (CRBA + bias + solve).
   MatX<S> H;                 // joint-space inertia; out-of-pattern entries stay exactly zero
   VecX<S> C;                 // bias forces C(q, qd, f_ext)
@@ -39,6 +88,24 @@ template <class S> struct ForwardDynamicsWorkspace : Workspace<S> {
       U[i] = Mat6N<S>::Zero(6, ni);
       Dinv[i] = MatN<S>::Zero(ni, ni);
       u[i] = VecN<S>::Zero(ni);
+    }
+    T.resize(m.nb);
+    Ta.resize(m.nb);
+    Y.resize(m.nb);
+    Kinv.resize(m.nb);
+    z.resize(m.nb);
+    w.assign(m.nb, Vec6<S>::Zero());
+    for (int i = 0; i < m.nb; ++i) {
+      const Joint<S>& joint = m.joint[i];
+      Eigen::Matrix<S, 7, 1> q0 = Eigen::Matrix<S, 7, 1>::Zero();  // neutral q: identity quaternion
+      if (joint.type == JointType::Spherical || joint.type == JointType::Free) q0[0] = S(1);
+      JointKinematics<S> J;
+      jcalc_position(joint, q0, J);                                   // jcalc's S_i
+      joint_force_subspaces<S>(J.S_, T[i], Ta[i]);
+      const int mi = 6 - joint.nv();
+      Y[i] = Mat6N<S>::Zero(6, mi);
+      Kinv[i] = MatN<S>::Zero(mi, mi);
+      z[i] = VecN<S>::Zero(mi);
     }
     H = MatX<S>::Zero(m.nv, m.nv);
     C = VecX<S>::Zero(m.nv);
