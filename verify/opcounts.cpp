@@ -1,14 +1,19 @@
 // Gate 5 (issue 2): operation counts of the inverse-dynamics, mass-matrix, factorization and
 // forward-dynamics variants on GU(n), n = 1..30, from the counting scalar, with a polynomial
 // fitted per variant and laid beside the published rows of Featherstone Table 10.1. Writes reports/data/opcounts.json.
+// Issue 5 adds Figure 10.5 (section 10.3.2): the forward-dynamics variants and the O(nd^2) route's parts on binary
+// trees of n = 1..63 bodies (records of case "binary_tree"), beside the book's own tree formulas ("figure_10_5").
 //
 // Counting convention (section 10.3): "m" = multiplications + divisions, "a" = additions +
 // subtractions; sine and cosine (one each per revolute joint) are left out of m and a and
 // recorded separately, as the book leaves them out.
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <iostream>
 #include <vector>
 
+#include "cases/auto_tree.hpp"
 #include "cases/gu.hpp"
 #include "cases/gu_dh.hpp"
 #include "core/counting_scalar.hpp"
@@ -42,6 +47,39 @@ template <class V> constexpr bool uses_dh_frames() {
 // they are counted on cases::gu_floating(n), GU(n) with body 0 on a free joint, instead of GU(n).
 template <class V> bool floating_base_only() { return !V::template applicable<double>(cases::gu(2)); }
 
+// One call of variant V of Family on `model`, counted.
+template <class Family, class V> OpCounts count_on(const Model<double>& model) {
+  const Model<Counted> m = model.template cast<Counted>();
+  Workspace<Counted> ws(m);
+  // q at the neutral configuration (all zeros for GU(n); the identity quaternion for
+  // gu_floating's free joint, so its rotation is a rotation).
+  StateOf<Counted> x{neutral_configuration(m), VecX<Counted>::Zero(m.nv),
+                     VecX<Counted>::Zero(m.nv), VecX<Counted>::Zero(m.nv), {}};
+  x.f_ext.assign(m.nb, Vec6<Counted>::Zero());
+  // GU(n) has no external forces: the book's counts assume none, so pass none.
+  OpCounts c;
+  if constexpr (std::is_same_v<Family, MassMatrixFamily>) {
+    MatX<Counted> H = MatX<Counted>::Zero(m.nv, m.nv);
+    c = count_ops([&] { V::template run<Counted>(m, x.q, H, ws); });
+  } else if constexpr (std::is_same_v<Family, FactorizationFamily>) {
+    // Factor + solve only: H comes from the CRBA outside the count (the F&S row of
+    // Table 10.1 is "factorize and solve", without computing H, C or tau - C).
+    MatX<Counted> H = MatX<Counted>::Zero(m.nv, m.nv);
+    Crba::run<Counted>(m, x.q, H, ws);
+    FactorizationWorkspace<Counted> fws(m);
+    VecX<Counted> sol(m.nv);
+    c = count_ops([&] { V::template run<Counted>(m, H, x.tau, sol, fws); });
+  } else if constexpr (std::is_same_v<Family, ForwardDynamicsFamily>) {
+    ForwardDynamicsWorkspace<Counted> fws(m);
+    VecX<Counted> qdd(m.nv);
+    c = count_ops([&] { V::template run<Counted>(m, x.q, x.qd, x.tau, nullptr, qdd, fws); });
+  } else {
+    VecX<Counted> tau(m.nv);
+    c = count_ops([&] { V::template run<Counted>(m, x.q, x.qd, x.qdd, nullptr, tau, ws); });
+  }
+  return c;
+}
+
 template <class Family>
 void count_family(nlohmann::json& records, nlohmann::json& fits) {
   for_each_type<typename Family::Variants>([&]<class V>() {
@@ -50,36 +88,9 @@ void count_family(nlohmann::json& records, nlohmann::json& fits) {
       if ((case_name == "gu_floating") != floating_base_only<V>()) continue;
       std::vector<double> ns, ms, as;
       for (int n = 1; n <= kMaxN; ++n) {
-        const Model<Counted> m = (case_name == "gu"    ? cases::gu(n)
-                                  : case_name == "gu_dh" ? cases::gu_dh(n)
-                                                         : cases::gu_floating(n)).template cast<Counted>();
-        Workspace<Counted> ws(m);
-        // q at the neutral configuration (all zeros for GU(n); the identity quaternion for
-        // gu_floating's free joint, so its rotation is a rotation).
-        StateOf<Counted> x{neutral_configuration(m), VecX<Counted>::Zero(m.nv),
-                           VecX<Counted>::Zero(m.nv), VecX<Counted>::Zero(m.nv), {}};
-        x.f_ext.assign(m.nb, Vec6<Counted>::Zero());
-        // GU(n) has no external forces: the book's counts assume none, so pass none.
-        OpCounts c;
-        if constexpr (std::is_same_v<Family, MassMatrixFamily>) {
-          MatX<Counted> H = MatX<Counted>::Zero(m.nv, m.nv);
-          c = count_ops([&] { V::template run<Counted>(m, x.q, H, ws); });
-        } else if constexpr (std::is_same_v<Family, FactorizationFamily>) {
-          // Factor + solve only: H comes from the CRBA outside the count (the F&S row of
-          // Table 10.1 is "factorize and solve", without computing H, C or tau - C).
-          MatX<Counted> H = MatX<Counted>::Zero(m.nv, m.nv);
-          Crba::run<Counted>(m, x.q, H, ws);
-          FactorizationWorkspace<Counted> fws(m);
-          VecX<Counted> sol(m.nv);
-          c = count_ops([&] { V::template run<Counted>(m, H, x.tau, sol, fws); });
-        } else if constexpr (std::is_same_v<Family, ForwardDynamicsFamily>) {
-          ForwardDynamicsWorkspace<Counted> fws(m);
-          VecX<Counted> qdd(m.nv);
-          c = count_ops([&] { V::template run<Counted>(m, x.q, x.qd, x.tau, nullptr, qdd, fws); });
-        } else {
-          VecX<Counted> tau(m.nv);
-          c = count_ops([&] { V::template run<Counted>(m, x.q, x.qd, x.qdd, nullptr, tau, ws); });
-        }
+        const OpCounts c = count_on<Family, V>(case_name == "gu"      ? cases::gu(n)
+                                               : case_name == "gu_dh" ? cases::gu_dh(n)
+                                                                      : cases::gu_floating(n));
         nlohmann::json r = counts_json(c);
         r["family"] = Family::name; r["variant"] = V::name; r["case"] = case_name; r["n"] = n;
         records.push_back(r);
@@ -177,6 +188,260 @@ nlohmann::json fd_crossover(const nlohmann::json& records) {
                       {"route_cheaper_up_to_n", rbd_last}, {"ratio_at_18", rbd[17]["ratio"]}, {"per_n", rbd}}}};
 }
 
+// ---------------------------------------------------------------------------------------------
+// Figure 10.5 (section 10.3.2): "the cost of applying the O(nd^2) algorithm to a binary tree ...
+// is almost identical to the curve for the articulated-body algorithm, and very different from
+// the curve for the O(nd^2) algorithm applied to an unbranched chain".
+
+constexpr int kTreeMaxN = 63;  // binary trees of n = 1..63 bodies (63: complete, depth 6)
+
+// The binary tree of GU(n)'s bodies: the same Rng draws as cases::gu(n) (general tree transforms
+// and inertias, revolute joints), body k hanging on auto_tree's bf = 2 parent (cases/auto_tree.hpp:
+// lambda(i) = floor(i/2), breadth first, two children per body until n is reached). auto_tree's
+// own geometry is not used: it puts both children of a body on one axis line, which
+// model/dh_frames.hpp then gives two DH links, whereas on a general tree "only one child per
+// nonterminal body can benefit" from DH frames (section 10.3.2).
+Model<double> binary_tree(int n) {
+  cases::Rng rng(1);
+  ModelBuilder mb("binary_tree:" + std::to_string(n));
+  mb.gravity(cases::Vec3d(0, 0, -9.81));
+  for (int k = 0; k < n; ++k) {
+    const Transform<double> X = cases::random_xtree(rng);
+    const cases::BodyInertia b = cases::random_body(rng);
+    cases::add(mb, "link" + std::to_string(k + 1), cases::auto_tree_parent(k, 2),
+               cases::make_joint(JointType::Revolute, cases::Vec3d::UnitZ()), X, b);
+  }
+  return mb.finish();
+}
+
+// The variants of Figure 10.5's two algorithms and of the O(nd^2) route's parts, counted on
+// binary_tree(n) as records of case "binary_tree" (gated exactly like the GU(n) records; no
+// polynomial fit, the route being O(n d^2) = O(n log^2 n) there).
+constexpr std::string_view kTreeVariants[] = {"rnea_spatial", "rnea_dh", "crba", "crba_dh",
+                                              "ltdl_sparse", "aba", "aba_dh", "crba_ltdl"};
+
+template <class Family> void count_binary_trees(nlohmann::json& records) {
+  for_each_type<typename Family::Variants>([&]<class V>() {
+    if (std::find(std::begin(kTreeVariants), std::end(kTreeVariants), V::name) == std::end(kTreeVariants)) return;
+    for (int n = 1; n <= kTreeMaxN; ++n) {
+      nlohmann::json r = counts_json(count_on<Family, V>(binary_tree(n)));
+      r["family"] = Family::name; r["variant"] = V::name; r["case"] = "binary_tree"; r["n"] = n;
+      records.push_back(r);
+    }
+  });
+}
+
+// Section 10.3.2's tree quantities from a parent array (0-based, -1 = the base).
+struct TreeD {
+  double D0dh = 0, D0g = 0, D1dh = 0, D1g = 0;  // Eq. 10.11
+  double D1 = 0, D2 = 0;                         // Eqs. 6.26, 6.27 (D1 is also Eq. 10.5's)
+  int d = 0;                                     // depth of the tree
+};
+TreeD tree_d(const std::vector<int>& parent) {
+  const int n = int(parent.size());
+  std::vector<int> nu(n, 1), depth(n, 1), dh_child(n, -1);  // |nu(i)|, d_k = |kappa(k)|
+  for (int i = n - 1; i >= 0; --i)
+    if (parent[i] >= 0) nu[parent[i]] += nu[i];
+  for (int i = 0; i < n; ++i)
+    if (parent[i] >= 0) depth[i] = depth[parent[i]] + 1;
+  // One DH child per nonterminal body. The book leaves the choice open; the child with the
+  // largest subtree is used most (|nu(i)| times in Eq. 10.11), so it minimises Eq. 10.12. It is
+  // model/dh_frames.hpp's choice too.
+  for (int i = 0; i < n; ++i)
+    if (const int p = parent[i]; p >= 0 && (dh_child[p] < 0 || nu[i] > nu[dh_child[p]])) dh_child[p] = i;
+  TreeD D;
+  for (int i = 0; i < n; ++i) {
+    D.d = std::max(D.d, depth[i]);
+    D.D1 += depth[i] - 1;                      // Eq. 6.26
+    D.D2 += depth[i] * (depth[i] - 1) / 2.0;   // Eq. 6.27
+    if (parent[i] < 0) continue;               // children of the base: in neither pi^dh nor pi^g
+    const bool dh = dh_child[parent[i]] == i;
+    (dh ? D.D0dh : D.D0g) += 1;                // Eq. 10.11
+    (dh ? D.D1dh : D.D1g) += nu[i];
+  }
+  if (D.D1dh + D.D1g != D.D1) throw std::logic_error("figure 10.5: D1^dh + D1^g != D1 (Eqs. 10.5, 10.11)");
+  return D;
+}
+
+struct Ma { double m = 0, a = 0; double total() const { return m + a; } };
+// Eq. 10.12 (section 10.3.2's costs: ra = 10a folded into the D0 terms, rx^dh = 32m + 33a,
+// rx^g = 47m + 48a, vx^dh = 20m + 12a, vx^g = 24m + 18a).
+Ma crba_eq_10_12(const TreeD& D) {
+  return {32 * D.D0dh + 47 * D.D0g + 20 * D.D1dh + 24 * D.D1g, 43 * D.D0dh + 58 * D.D0g + 12 * D.D1dh + 18 * D.D1g};
+}
+// Table 6.6, L^T D L column: factorization D1 d + D2 (m + a), back-substitution n d + 2 D1 (m + a),
+// divisions d counted as m (Table 10.1's convention). With Eq. 6.28's chain values this is F&S row 10.
+Ma fs_table_6_6(const TreeD& D, int n) { return {D.D1 + D.D2 + n + 2 * D.D1, D.D2 + 2 * D.D1}; }
+
+template <class Family, class V> double total_ops(const Model<double>& m) {  // m + a
+  const OpCounts c = count_on<Family, V>(m);
+  return double(c.m() + c.a());
+}
+
+nlohmann::json figure_10_5() {
+  const nlohmann::json rows = book_rows();
+  auto poly = [](const nlohmann::json& c, double n) {
+    double s = 0, p = 1;
+    for (double ck : c) { s += ck * p; p *= n; }
+    return s;
+  };
+  auto row = [&](int r, double n) { return Ma{poly(rows[r]["m"], n), poly(rows[r]["a"], n)}; };  // Table 10.1
+  // rbdlab's O(nd^2) route on DH frames, composed from its counted parts like crba_ltdl:
+  // crba_dh + rnea_dh (C = ID(q, qd, 0)) + n subtractions (tau - C) + ltdl_sparse.
+  auto dh_route = [](const Model<double>& m) {
+    return total_ops<MassMatrixFamily, CrbaDh>(m) + total_ops<InverseDynamicsFamily, RneaDh>(m) + m.nv +
+           total_ops<FactorizationFamily, LtdlSparse>(m);
+  };
+  nlohmann::json book = nlohmann::json::array(), rbd = nlohmann::json::array(), checks = nlohmann::json::array();
+  double book_dev = 0, rbd_dev = 0, dh_dev = 0;  // max |ratio - 1| over 8 <= n <= 63
+  bool ltdl_exact = true;                         // ltdl_sparse's count = Table 6.6's at every n
+  nlohmann::json branching = nlohmann::json::array();
+  for (int n = 1; n <= kTreeMaxN; ++n) {
+    const Model<double> tree = binary_tree(n), chain = cases::gu(n);
+    std::vector<int> chain_parent(n);
+    for (int i = 0; i < n; ++i) chain_parent[i] = i - 1;
+    const TreeD Dt = tree_d(tree.parent), Dc = tree_d(chain_parent);
+    // The book's route: CRBA (Eq. 10.12) + RNEA (Table 10.1 row 1, unchanged: "branches have
+    // very little effect on the recursive Newton-Euler ... algorithm") + F&S (Table 6.6).
+    const Ma rnea = row(0, n), aba = row(10, n);
+    const Ma crba_t = crba_eq_10_12(Dt), fs_t = fs_table_6_6(Dt, n);
+    const double route_t = crba_t.total() + rnea.total() + fs_t.total();
+    const double route_c = crba_eq_10_12(Dc).total() + rnea.total() + fs_table_6_6(Dc, n).total();
+    // On the chain the same formulas must give Table 10.1's rows 5 + 1 + 10 (Eq. 10.12 = Eq. 10.3,
+    // Table 6.6 with Eq. 6.28 = F&S): a check of the D quantities.
+    const double rows_c = row(4, n).total() + rnea.total() + row(9, n).total();
+    if (n >= 2 && std::abs(route_c - rows_c) > 1e-9 * rows_c)
+      throw std::logic_error("figure 10.5: Eq. 10.12 + Table 6.6 on a chain != Table 10.1 rows 5 + 1 + 10 at n = " + std::to_string(n));
+    book.push_back({{"n", n}, {"aba", aba.total()}, {"route_chain", route_c}, {"route_binary_tree", route_t},
+                    {"ratio_chain", route_c / aba.total()}, {"ratio_binary_tree", route_t / aba.total()},
+                    {"crba_eq_10_12", {crba_t.m, crba_t.a}}, {"fs_table_6_6", {fs_t.m, fs_t.a}},
+                    {"D", {{"D0_dh", Dt.D0dh}, {"D0_g", Dt.D0g}, {"D1_dh", Dt.D1dh}, {"D1_g", Dt.D1g},
+                           {"D1", Dt.D1}, {"D2", Dt.D2}, {"depth", Dt.d}}}});
+    // rbdlab: counted aba vs crba_ltdl (as in fd_crossover), and the DH-frame pair
+    // aba_dh vs crba_dh + rnea_dh + n + ltdl_sparse, on the binary tree and on GU(n).
+    const double aba_t = total_ops<ForwardDynamicsFamily, Aba>(tree),
+                 aba_c = total_ops<ForwardDynamicsFamily, Aba>(chain),
+                 ltdl_t = total_ops<ForwardDynamicsFamily, CrbaLtdl>(tree),
+                 ltdl_c = total_ops<ForwardDynamicsFamily, CrbaLtdl>(chain),
+                 abadh_t = total_ops<ForwardDynamicsFamily, AbaDh>(tree),
+                 abadh_c = total_ops<ForwardDynamicsFamily, AbaDh>(chain),
+                 dh_t = dh_route(tree), dh_c = dh_route(chain);
+    rbd.push_back({{"n", n}, {"aba_binary_tree", aba_t}, {"aba_chain", aba_c},
+                   {"crba_ltdl_binary_tree", ltdl_t}, {"crba_ltdl_chain", ltdl_c},
+                   {"ratio_binary_tree", ltdl_t / aba_t}, {"ratio_chain", ltdl_c / aba_c},
+                   {"aba_dh_binary_tree", abadh_t}, {"aba_dh_chain", abadh_c},
+                   {"dh_route_binary_tree", dh_t}, {"dh_route_chain", dh_c},
+                   {"dh_ratio_binary_tree", dh_t / abadh_t}, {"dh_ratio_chain", dh_c / abadh_c}});
+    if (n >= 8) {
+      book_dev = std::max(book_dev, std::abs(route_t / aba.total() - 1));
+      rbd_dev = std::max(rbd_dev, std::abs(ltdl_t / aba_t - 1));
+      dh_dev = std::max(dh_dev, std::abs(dh_t / abadh_t - 1));
+    }
+    // rbdlab's counts against the book's tree formulas, term by term: ltdl_sparse vs Table 6.6
+    // (Eqs. 6.26-6.27), crba_dh vs Eq. 10.12.
+    const OpCounts fs = count_on<FactorizationFamily, LtdlSparse>(tree), cr = count_on<MassMatrixFamily, CrbaDh>(tree);
+    checks.push_back({{"n", n}, {"ltdl_sparse", {fs.m(), fs.a()}}, {"table_6_6", {fs_t.m, fs_t.a}},
+                      {"crba_dh", {cr.m(), cr.a()}}, {"eq_10_12", {crba_t.m, crba_t.a}}});
+    ltdl_exact = ltdl_exact && double(fs.m()) == fs_t.m && double(fs.a()) == fs_t.a;
+  }
+  // Section 10.3.2: "branches have very little effect on the recursive Newton-Euler and
+  // articulated-body algorithms" -- rbdlab's m + a on the binary tree over that on GU(n).
+  for (int n : {15, 31, 63}) {
+    const Model<double> tree = binary_tree(n), chain = cases::gu(n);
+    branching.push_back(
+        {{"n", n},
+         {"rnea_spatial", total_ops<InverseDynamicsFamily, RneaSpatial>(tree) / total_ops<InverseDynamicsFamily, RneaSpatial>(chain)},
+         {"rnea_dh", total_ops<InverseDynamicsFamily, RneaDh>(tree) / total_ops<InverseDynamicsFamily, RneaDh>(chain)},
+         {"aba", total_ops<ForwardDynamicsFamily, Aba>(tree) / total_ops<ForwardDynamicsFamily, Aba>(chain)},
+         {"aba_dh", total_ops<ForwardDynamicsFamily, AbaDh>(tree) / total_ops<ForwardDynamicsFamily, AbaDh>(chain)}});
+  }
+  auto at = [](const nlohmann::json& per_n, const char* key) {
+    nlohmann::json o;
+    for (int n : {15, 31, 63}) o[std::to_string(n)] = per_n[n - 1][key];
+    return o;
+  };
+  return {{"claim", "the O(nd^2) algorithm on a binary tree costs almost the same as the articulated-body "
+                    "algorithm, and very much less than on an unbranched chain (section 10.3.2, Fig. 10.5)"},
+          {"cost", "m + a"},
+          {"tree", "binary_tree(n): GU(n)'s bodies and draws, body k on auto_tree's bf = 2 parent (breadth first)"},
+          {"closeness", {{"measure", "max |ratio - 1| over 8 <= n <= 63"}, {"tolerance", 0.25}}},
+          {"book_rows", {{"route", "CRBA Eq. 10.12 (D's of Eq. 10.11 for the tree) + RNEA Table 10.1 row 1 + "
+                                   "LTDL factorize and solve Table 6.6 (D1, D2 of Eqs. 6.26-6.27) vs ABA row 11; "
+                                   "on the chain the same formulas give rows 5 + 1 + 10"},
+                         {"rnea_assumption", "Table 10.1 row 1 unchanged on the tree (section 10.3.2: branches have "
+                                             "very little effect on the RNEA and the ABA)"},
+                         {"ratio_binary_tree_at", at(book, "ratio_binary_tree")}, {"ratio_chain_at", at(book, "ratio_chain")},
+                         {"max_deviation_binary_tree", book_dev}, {"per_n", book}}},
+          {"rbdlab", {{"route", "crba_ltdl vs aba; dh: crba_dh + rnea_dh + n + ltdl_sparse vs aba_dh (counted)"},
+                      {"ratio_binary_tree_at", at(rbd, "ratio_binary_tree")}, {"ratio_chain_at", at(rbd, "ratio_chain")},
+                      {"dh_ratio_binary_tree_at", at(rbd, "dh_ratio_binary_tree")},
+                      {"dh_ratio_chain_at", at(rbd, "dh_ratio_chain")},
+                      {"max_deviation_binary_tree", rbd_dev}, {"dh_max_deviation_binary_tree", dh_dev},
+                      {"per_n", rbd}}},
+          {"branching_effect", {{"what", "m + a on binary_tree(n) / m + a on GU(n)"},
+                                {"note", "the general variants use general transforms everywhere, so branching "
+                                         "changes nothing; the DH-frame variants give only one child per body a DH "
+                                         "transform (section 10.3.2), and aba_dh uses aba's general 6x6 congruence "
+                                         "on the others (aba_dh.hpp)"},
+                                {"per_n", branching}}},
+          {"formula_checks", {{"ltdl_sparse_equals_table_6_6_at_every_n", ltdl_exact}, {"per_n", checks}}}};
+}
+
+// Figure 10.5's statements checked, in reproductions.json's record format (the report lists them on
+// the Reproductions page). "Almost identical" is read as: the route's m + a within 25% of ABA's
+// at every 8 <= n <= 63 (below n = 8 the chain's route is itself cheaper than ABA, the crossover of
+// Fig. 10.4, so there the statement would not set the tree apart from the chain); "very different"
+// as: on the chain the route costs at least twice what it costs on the binary tree at n = 63.
+nlohmann::json figure_10_5_statements(const nlohmann::json& fig) {
+  auto f3 = [](double x) { char b[32]; std::snprintf(b, sizeof b, "%.3f", x); return std::string(b); };
+  const double tol = fig["closeness"]["tolerance"].get<double>();
+  const std::string src = "Featherstone section 10.3.2, Figure 10.5 ('almost identical to the curve for the "
+                          "articulated-body algorithm')";
+  auto near = [&](const nlohmann::json& part, const char* at, const char* dev, const std::string& what) {
+    const nlohmann::json& r = part[at];
+    const double d = part[dev].get<double>();
+    return nlohmann::json{{"quantity", "Figure 10.5: O(nd^2) route on a binary tree / ABA, m + a (" + what + ")"},
+                          {"source", src}, {"published", "almost identical"},
+                          {"rbdlab", f3(r["15"]) + " / " + f3(r["31"]) + " / " + f3(r["63"]) + " at n = 15 / 31 / 63; max |ratio - 1| = " + f3(d)},
+                          {"criterion", "max |ratio - 1| <= " + f3(tol) + " over 8 <= n <= 63"}, {"agree", d <= tol}};
+  };
+  const nlohmann::json &book = fig["book_rows"], &rbd = fig["rbdlab"];
+  nlohmann::json rep = nlohmann::json::array(), disc = nlohmann::json::array();
+  rep.push_back(near(book, "ratio_binary_tree_at", "max_deviation_binary_tree",
+                     "the book's formulas: Eq. 10.12 + Table 10.1 row 1 + Table 6.6 vs row 11"));
+  rep.push_back(near(rbd, "ratio_binary_tree_at", "max_deviation_binary_tree", "rbdlab counts: crba_ltdl vs aba"));
+  rep.push_back(near(rbd, "dh_ratio_binary_tree_at", "dh_max_deviation_binary_tree",
+                     "rbdlab counts: crba_dh + rnea_dh + n + ltdl_sparse vs aba_dh"));
+  // Chain route / tree route at n = 63, from the book's formulas, crba_ltdl and the DH route.
+  const nlohmann::json &b63 = book["per_n"][62], &r63 = rbd["per_n"][62];
+  const double cb = b63["route_chain"].get<double>() / b63["route_binary_tree"].get<double>(),
+               cr = r63["crba_ltdl_chain"].get<double>() / r63["crba_ltdl_binary_tree"].get<double>(),
+               cd = r63["dh_route_chain"].get<double>() / r63["dh_route_binary_tree"].get<double>();
+  rep.push_back({{"quantity", "Figure 10.5: O(nd^2) route on the chain / on the binary tree at n = 63, m + a"},
+                 {"source", "Featherstone section 10.3.2, Figure 10.5 ('very different from the curve for the O(nd^2) "
+                            "algorithm applied to an unbranched chain')"},
+                 {"published", "very different"},
+                 {"rbdlab", "book's formulas " + f3(cb) + "; crba_ltdl " + f3(cr) + "; DH route " + f3(cd)},
+                 {"criterion", "each >= 2"}, {"agree", cb >= 2 && cr >= 2 && cd >= 2}});
+  const nlohmann::json& c63 = fig["formula_checks"]["per_n"][62];
+  rep.push_back({{"quantity", "Table 6.6 (L^T D L factorize + back-substitute) with D1, D2 of Eqs. 6.26-6.27 on "
+                              "binary trees: m, a at n = 63"},
+                 {"source", "Featherstone Table 6.6, Eqs. 6.26-6.27"},
+                 {"published", std::to_string(int(c63["table_6_6"][0].get<double>())) + "m + " +
+                                   std::to_string(int(c63["table_6_6"][1].get<double>())) + "a"},
+                 {"rbdlab", "ltdl_sparse counted: " + c63["ltdl_sparse"][0].dump() + "m + " + c63["ltdl_sparse"][1].dump() + "a"},
+                 {"criterion", "equal at every n = 1..63"},
+                 {"agree", fig["formula_checks"]["ltdl_sparse_equals_table_6_6_at_every_n"].get<bool>()}});
+  // The book's own formulas contradicting its statements would be a discrepancy of the book.
+  for (int i : {0, 3})
+    if (!rep[i]["agree"].get<bool>())
+      disc.push_back({{"quantity", rep[i]["quantity"]}, {"source", rep[i]["source"]}, {"published", rep[i]["published"]},
+                      {"rbdlab_exact", rep[i]["rbdlab"]},
+                      {"evidence", "computed from the book's own cost formulas (opcounts.json figure_10_5.book_rows); "
+                                   "criterion: " + rep[i]["criterion"].get<std::string>()}});
+  return {{"reproductions", rep}, {"discrepancies", disc}};
+}
+
 }  // namespace
 }  // namespace rbd::verify
 
@@ -189,6 +454,10 @@ int main(int argc, char** argv) {
     count_family<MassMatrixFamily>(records, fits);
     count_family<FactorizationFamily>(records, fits);
     count_family<ForwardDynamicsFamily>(records, fits);
+    count_binary_trees<InverseDynamicsFamily>(records);
+    count_binary_trees<MassMatrixFamily>(records);
+    count_binary_trees<FactorizationFamily>(records);
+    count_binary_trees<ForwardDynamicsFamily>(records);
   } catch (const std::exception& e) {
     std::cerr << "op counts failed: " << e.what() << "\n";
     return 2;
@@ -202,12 +471,29 @@ int main(int argc, char** argv) {
             << crossover["book_rows"]["ratio_at_18"] << "; rbdlab crba_ltdl vs aba cheaper up to n = "
             << crossover["rbdlab"]["route_cheaper_up_to_n"] << ", ratio at n = 18 "
             << crossover["rbdlab"]["ratio_at_18"] << "\n";
+  const nlohmann::json fig = figure_10_5(), statements = figure_10_5_statements(fig);
+  {
+    const auto &b = fig["book_rows"], &r = fig["rbdlab"];
+    auto three = [](const nlohmann::json& at) {
+      char buf[64];
+      std::snprintf(buf, sizeof buf, "%.3f, %.3f, %.3f", at["15"].get<double>(), at["31"].get<double>(), at["63"].get<double>());
+      return std::string(buf);
+    };
+    std::cout << "Figure 10.5, O(nd^2) route / ABA (m + a) at n = 15, 31, 63: book formulas binary tree "
+              << three(b["ratio_binary_tree_at"]) << " (chain " << three(b["ratio_chain_at"])
+              << "); rbdlab crba_ltdl / aba binary tree " << three(r["ratio_binary_tree_at"]) << " (chain "
+              << three(r["ratio_chain_at"]) << "); DH route / aba_dh binary tree " << three(r["dh_ratio_binary_tree_at"])
+              << "\n";
+  }
   const auto path = result_path(data_dir, "opcounts.json", exact);
-  write_json_atomically(path, {{"what", "operation counts on GU(n) from the counting scalar"},
+  write_json_atomically(path, {{"what", "operation counts on GU(n) (and binary trees, Figure 10.5) from the counting scalar"},
                                {"convention", "m = multiplications + divisions; a = additions + "
                                               "subtractions; sin and cos counted separately"},
                                {"records", records}, {"fits", fits}, {"book_table_10_1", book_rows()},
-                               {"forward_dynamics_crossover", crossover}});
+                               {"forward_dynamics_crossover", crossover}, {"figure_10_5", fig},
+                               // Figure 10.5's statements checked (listed on the Reproductions page)
+                               {"reproductions", statements["reproductions"]},
+                               {"discrepancies", statements["discrepancies"]}});
   std::cout << "wrote " << path.string() << "\n";
   return exact ? 0 : 1;
 }
