@@ -4,6 +4,8 @@
 // their own truncation bound.
 #include <catch2/catch.hpp>
 
+#include <type_traits>
+
 #include <Eigen/Cholesky>
 
 #include "cases/registry.hpp"
@@ -37,9 +39,12 @@ struct Trajectory {
 };
 
 // Five-point central difference f'(0) = (-f(2h) + 8 f(h) - 8 f(-h) + f(-2h)) / 12h + O(h^4).
+// Evaluated into f's own value type: an Eigen expression over the four temporaries f returns
+// would outlive them.
 template <class F> auto derivative_at_zero(F&& f) {
+  using Value = std::decay_t<decltype(f(R(0)))>;
   const R h("1e-9");
-  return (-f(R(2) * h) + R(8) * f(h) - R(8) * f(-h) + f(R(-2) * h)) / (R(12) * h);
+  return Value((-f(R(2) * h) + R(8) * f(h) - R(8) * f(-h) + f(R(-2) * h)) / (R(12) * h));
 }
 // Truncation ~ h^4 |f^(5)| / 30 ~ 1e-36 |f^(5)| and round-off ~ 1e-50 |f| / 1e-8 = 1e-42 |f|
 // for the O(1) smooth functions here: 1e-30 relative leaves a margin of 1e5 or more.
