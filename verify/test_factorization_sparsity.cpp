@@ -61,43 +61,32 @@ TEST_CASE("expanded parent array reproduces the example of Table 6.4", "[factori
   CHECK(expanded_parent(c) == c.parent);
 }
 
-// Ancestors walks j, lambda(j), ... by runs of consecutive indices (contiguous, vectorisable
-// loops) when the tree has long runs, and by the book's j = lambda(j) otherwise. Both walks
-// must visit the same indices in the same order, and every routine must give the same bits
-// either way, on every verify case and on chains long enough to have runs.
-TEST_CASE("the run-wise ancestor walk is the book's walk, to the last bit", "[factorization][sparsity]") {
+// The packed rows (TreePattern): row k lists k, lambda(k), ..., the root, and the row of each
+// ancestor i of k is the tail of row k from i's place on -- the property that makes Table
+// 6.3's area-3 update one contiguous loop. n + D1 places in all (Eq. 6.26).
+TEST_CASE("packed rows list each variable's ancestors, and an ancestor's row is a tail of its descendant's",
+          "[factorization][sparsity]") {
   std::vector<Model<double>> models;
   for (const auto& spec : cases::verify_cases()) models.push_back(spec.build());
   models.push_back(cases::gu(30));
   for (const auto& m : models) {
     INFO(m.name);
     const auto lam = expanded_parent(m);
-    Ancestors runs(lam), book(lam);
-    runs.long_runs = true;   // force each walk, whatever the model's runs
-    book.long_runs = false;
-    for (int j = 0; j < m.nv; ++j) {
-      std::vector<int> want, got_runs, got_book;
-      for (int a = j; a >= 0; a = lam[a]) want.push_back(a);
-      runs.for_each_run(j, [&](int s, int e) { for (int k = e; k >= s; --k) got_runs.push_back(k); });
-      book.for_each_run(j, [&](int s, int e) { for (int k = e; k >= s; --k) got_book.push_back(k); });
-      CHECK(got_runs == want);
-      CHECK(got_book == want);
+    const TreePattern p(lam);
+    CHECK(p.nonzeros() == m.nv + sparsity_counts(lam).D1);
+    for (int k = 0; k < m.nv; ++k) {
+      std::vector<int> want;
+      for (int a = k; a >= 0; a = lam[a]) want.push_back(a);
+      const std::vector<int> got(p.col.begin() + p.row_start[k], p.col.begin() + p.row_start[k + 1]);
+      CHECK(got == want);
+      for (int q = 1; q < p.depth(k); ++q) {
+        const int i = p.col[p.row_start[k] + q];
+        const std::vector<int> tail(got.begin() + q, got.end());
+        const std::vector<int> row_i(p.col.begin() + p.row_start[i], p.col.begin() + p.row_start[i + 1]);
+        CHECK(row_i == tail);
+      }
     }
-    const auto x = cases::random_state(m, 5);
-    const MatX<double> H = crba_H(m, x.q);
-    MatX<double> Fr = H, Fb = H, Gr = H, Gb = H;
-    ltl_in_place<double>(runs, Fr); ltl_in_place<double>(book, Fb); CHECK(Fr == Fb);
-    ltdl_in_place<double>(runs, Gr); ltdl_in_place<double>(book, Gb); CHECK(Gr == Gb);
-    VecX<double> yr = x.tau, yb = x.tau, zr(m.nv), zb(m.nv);
-    ltl_solve<double>(runs, Fr, yr); ltl_solve<double>(book, Fb, yb); CHECK(yr == yb);
-    yr = x.tau; yb = x.tau;
-    ltdl_solve<double>(runs, Gr, yr); ltdl_solve<double>(book, Gb, yb); CHECK(yr == yb);
-    mul_L<false, double>(runs, Fr, x.tau, zr); mul_L<false, double>(book, Fb, x.tau, zb); CHECK(zr == zb);
-    mul_Lt<true, double>(runs, Gr, x.tau, zr); mul_Lt<true, double>(book, Gb, x.tau, zb); CHECK(zr == zb);
-    mul_H<double>(runs, H, x.tau, zr); mul_H<double>(book, H, x.tau, zb); CHECK(zr == zb);
   }
-  CHECK(Ancestors(chain_parent(30)).long_runs);         // a 30-chain is one run: the fast walk
-  CHECK_FALSE(Ancestors(chain_parent(5)).long_runs);    // too short to pay for a vector loop
 }
 
 TEST_CASE("no fill-in: dense L^T L and L^T D L leave every branch-induced zero exactly zero",
@@ -175,22 +164,31 @@ TEST_CASE("sparse variants never read or write outside the branch-induced patter
         }
       CHECK(same);
       CHECK(untouched);
-      // Table 6.5 routines on the poisoned factor agree exactly with the clean one.
+      // Table 6.5 routines on the factor packed from the poisoned matrix agree exactly with
+      // the clean one (pack reads only the pattern).
+      const TreePattern pat(lambda);
+      PackedRows<double> rc(pat.nonzeros()), rd(pat.nonzeros());
+      pack<double>(pat, clean, rc);
+      pack<double>(pat, dirty, rd);
       const VecX<double> b = x.tau;
       VecX<double> yc(m.nv), yd(m.nv), zc = b, zd = b;
       if (unit) {
-        mul_L<true, double>(lambda, clean, b, yc); mul_L<true, double>(lambda, dirty, b, yd); CHECK(yc == yd);
-        mul_Lt<true, double>(lambda, clean, b, yc); mul_Lt<true, double>(lambda, dirty, b, yd); CHECK(yc == yd);
-        ltdl_solve<double>(lambda, clean, zc); ltdl_solve<double>(lambda, dirty, zd); CHECK(zc == zd);
+        mul_L<true, double>(pat, rc, b, yc); mul_L<true, double>(pat, rd, b, yd); CHECK(yc == yd);
+        mul_Lt<true, double>(pat, rc, b, yc); mul_Lt<true, double>(pat, rd, b, yd); CHECK(yc == yd);
+        ltdl_solve<double>(pat, rc, zc); ltdl_solve<double>(pat, rd, zd); CHECK(zc == zd);
       } else {
-        mul_L<false, double>(lambda, clean, b, yc); mul_L<false, double>(lambda, dirty, b, yd); CHECK(yc == yd);
-        mul_Lt<false, double>(lambda, clean, b, yc); mul_Lt<false, double>(lambda, dirty, b, yd); CHECK(yc == yd);
-        ltl_solve<double>(lambda, clean, zc); ltl_solve<double>(lambda, dirty, zd); CHECK(zc == zd);
+        mul_L<false, double>(pat, rc, b, yc); mul_L<false, double>(pat, rd, b, yd); CHECK(yc == yd);
+        mul_Lt<false, double>(pat, rc, b, yc); mul_Lt<false, double>(pat, rd, b, yd); CHECK(yc == yd);
+        ltl_solve<double>(pat, rc, zc); ltl_solve<double>(pat, rd, zd); CHECK(zc == zd);
       }
     }
+    const TreePattern pat(lambda);
+    PackedRows<double> Hc(pat.nonzeros()), Hd(pat.nonzeros());
+    pack<double>(pat, H, Hc);
+    pack<double>(pat, P, Hd);
     VecX<double> hc(m.nv), hd(m.nv);
-    mul_H<double>(lambda, H, x.tau, hc);
-    mul_H<double>(lambda, P, x.tau, hd);
+    mul_H<double>(pat, Hc, x.tau, hc);
+    mul_H<double>(pat, Hd, x.tau, hd);
     CHECK(hc == hd);
     // The variants: factor(H) from the poisoned H solves exactly as from the clean one, and
     // their factor storage keeps exact zeros outside the pattern.
@@ -202,9 +200,10 @@ TEST_CASE("sparse variants never read or write outside the branch-induced patter
     LtdlSparse::run<double>(m, H, x.tau, sc, wc);
     LtdlSparse::run<double>(m, P, x.tau, sd, wd);
     CHECK(sc == sd);
+    const MatX<double> Fd = wd.factor_matrix();
     for (int i = 0; i < m.nv; ++i)
       for (int j = 0; j < m.nv; ++j)
-        if (j > i || !in_pattern(lambda, i, j)) CHECK(wd.L(i, j) == 0.0);
+        if (j > i || !in_pattern(lambda, i, j)) CHECK(Fd(i, j) == 0.0);
   }
 }
 
@@ -218,21 +217,26 @@ TEST_CASE("Table 6.5 products and solves match dense linear algebra", "[factoriz
     ltl_in_place<double>(lambda, F);
     ltdl_in_place<double>(lambda, G);
     const MatX<double> L = lower(F, false), U = lower(G, true);
+    const TreePattern pat(lambda);
+    PackedRows<double> Fp(pat.nonzeros()), Gp(pat.nonzeros()), Hp(pat.nonzeros());
+    pack<double>(pat, F, Fp);
+    pack<double>(pat, G, Gp);
+    pack<double>(pat, H, Hp);
     const VecX<double>& b = x.tau;
     const double tol = 64 * m.nv * 2.2e-16;
     auto near = [&](const VecX<double>& a, const VecX<double>& e) { return (a - e).norm() <= tol * (e.norm() + b.norm()); };
     INFO(spec.id);
     VecX<double> y(m.nv);
-    mul_L<false, double>(lambda, F, b, y); CHECK(near(y, L * b));
-    mul_Lt<false, double>(lambda, F, b, y); CHECK(near(y, L.transpose() * b));
-    mul_L<true, double>(lambda, G, b, y); CHECK(near(y, U * b));
-    mul_Lt<true, double>(lambda, G, b, y); CHECK(near(y, U.transpose() * b));
-    y = b; mul_L<false, double>(lambda, F, y, y); CHECK(near(y, L * b));  // Lx works in situ
-    y = b; solve_L<false, double>(lambda, F, y); CHECK(near(L * y, b));
-    y = b; solve_Lt<false, double>(lambda, F, y); CHECK(near(L.transpose() * y, b));
-    y = b; solve_L<true, double>(lambda, G, y); CHECK(near(U * y, b));
-    y = b; solve_Lt<true, double>(lambda, G, y); CHECK(near(U.transpose() * y, b));
-    mul_H<double>(lambda, H, b, y); CHECK(near(y, H * b));
+    mul_L<false, double>(pat, Fp, b, y); CHECK(near(y, L * b));
+    mul_Lt<false, double>(pat, Fp, b, y); CHECK(near(y, L.transpose() * b));
+    mul_L<true, double>(pat, Gp, b, y); CHECK(near(y, U * b));
+    mul_Lt<true, double>(pat, Gp, b, y); CHECK(near(y, U.transpose() * b));
+    y = b; mul_L<false, double>(pat, Fp, y, y); CHECK(near(y, L * b));  // Lx works in situ
+    y = b; solve_L<false, double>(pat, Fp, y); CHECK(near(L * y, b));
+    y = b; solve_Lt<false, double>(pat, Fp, y); CHECK(near(L.transpose() * y, b));
+    y = b; solve_L<true, double>(pat, Gp, y); CHECK(near(U * y, b));
+    y = b; solve_Lt<true, double>(pat, Gp, y); CHECK(near(U.transpose() * y, b));
+    mul_H<double>(pat, Hp, b, y); CHECK(near(y, H * b));
   }
 }
 
@@ -250,28 +254,32 @@ TEST_CASE("operation counts equal Table 6.6 with D1, D2 of Eqs. 6.26-6.27 on eve
     Crba::run<Counted>(m, cases::to<Counted>(cases::random_state(md, 1).q), H, ws);
     const VecX<Counted> b = cases::to<Counted>(cases::random_state(md, 1).tau);
     INFO(spec.id << ": n " << n << ", D1 " << D1 << ", D2 " << D2);
-    MatX<Counted> F = H, G = H;
+    const TreePattern pat(lambda);
+    PackedRows<Counted> F(pat.nonzeros()), G(pat.nonzeros()), Hp(pat.nonzeros());
+    pack<Counted>(pat, H, F);
+    pack<Counted>(pat, H, G);
+    pack<Counted>(pat, H, Hp);
     VecX<Counted> x = b, y(m.nv);
     // factorization: LTL n sqrt + D1 d + D2 (m + a); LTDL D1 d + D2 (m + a)
-    CHECK(count_ops([&] { ltl_in_place<Counted>(lambda, F); }) == OpCounts{std::uint64_t(D2), std::uint64_t(D2), std::uint64_t(D1), n, 0, 0});
-    CHECK(count_ops([&] { ltdl_in_place<Counted>(lambda, G); }) == OpCounts{std::uint64_t(D2), std::uint64_t(D2), std::uint64_t(D1), 0, 0, 0});
+    CHECK(count_ops([&] { ltl_factor<Counted>(pat, F); }) == OpCounts{std::uint64_t(D2), std::uint64_t(D2), std::uint64_t(D1), n, 0, 0});
+    CHECK(count_ops([&] { ltdl_factor<Counted>(pat, G); }) == OpCounts{std::uint64_t(D2), std::uint64_t(D2), std::uint64_t(D1), 0, 0, 0});
     // back-substitution: LTL 2n d + 2 D1 (m + a); LTDL n d + 2 D1 (m + a)
-    CHECK(count_ops([&] { ltl_solve<Counted>(lambda, F, x); }) == OpCounts{std::uint64_t(2 * D1), std::uint64_t(2 * D1), 2 * n, 0, 0, 0});
+    CHECK(count_ops([&] { ltl_solve<Counted>(pat, F, x); }) == OpCounts{std::uint64_t(2 * D1), std::uint64_t(2 * D1), 2 * n, 0, 0, 0});
     x = b;
-    CHECK(count_ops([&] { ltdl_solve<Counted>(lambda, G, x); }) == OpCounts{std::uint64_t(2 * D1), std::uint64_t(2 * D1), n, 0, 0, 0});
+    CHECK(count_ops([&] { ltdl_solve<Counted>(pat, G, x); }) == OpCounts{std::uint64_t(2 * D1), std::uint64_t(2 * D1), n, 0, 0, 0});
     // L x, L^T x: LTL n m + D1 (m + a); LTDL D1 (m + a)
-    CHECK(count_ops([&] { mul_L<false, Counted>(lambda, F, b, y); }) == OpCounts{n + D1, std::uint64_t(D1), 0, 0, 0, 0});
-    CHECK(count_ops([&] { mul_Lt<false, Counted>(lambda, F, b, y); }) == OpCounts{n + D1, std::uint64_t(D1), 0, 0, 0, 0});
-    CHECK(count_ops([&] { mul_L<true, Counted>(lambda, G, b, y); }) == OpCounts{std::uint64_t(D1), std::uint64_t(D1), 0, 0, 0, 0});
-    CHECK(count_ops([&] { mul_Lt<true, Counted>(lambda, G, b, y); }) == OpCounts{std::uint64_t(D1), std::uint64_t(D1), 0, 0, 0, 0});
+    CHECK(count_ops([&] { mul_L<false, Counted>(pat, F, b, y); }) == OpCounts{n + D1, std::uint64_t(D1), 0, 0, 0, 0});
+    CHECK(count_ops([&] { mul_Lt<false, Counted>(pat, F, b, y); }) == OpCounts{n + D1, std::uint64_t(D1), 0, 0, 0, 0});
+    CHECK(count_ops([&] { mul_L<true, Counted>(pat, G, b, y); }) == OpCounts{std::uint64_t(D1), std::uint64_t(D1), 0, 0, 0, 0});
+    CHECK(count_ops([&] { mul_Lt<true, Counted>(pat, G, b, y); }) == OpCounts{std::uint64_t(D1), std::uint64_t(D1), 0, 0, 0, 0});
     // L^-1 x, L^-T x: LTL n d + D1 (m + a); LTDL D1 (m + a)
     x = b;
-    CHECK(count_ops([&] { solve_L<false, Counted>(lambda, F, x); }) == OpCounts{std::uint64_t(D1), std::uint64_t(D1), n, 0, 0, 0});
-    CHECK(count_ops([&] { solve_Lt<false, Counted>(lambda, F, x); }) == OpCounts{std::uint64_t(D1), std::uint64_t(D1), n, 0, 0, 0});
-    CHECK(count_ops([&] { solve_L<true, Counted>(lambda, G, x); }) == OpCounts{std::uint64_t(D1), std::uint64_t(D1), 0, 0, 0, 0});
-    CHECK(count_ops([&] { solve_Lt<true, Counted>(lambda, G, x); }) == OpCounts{std::uint64_t(D1), std::uint64_t(D1), 0, 0, 0, 0});
+    CHECK(count_ops([&] { solve_L<false, Counted>(pat, F, x); }) == OpCounts{std::uint64_t(D1), std::uint64_t(D1), n, 0, 0, 0});
+    CHECK(count_ops([&] { solve_Lt<false, Counted>(pat, F, x); }) == OpCounts{std::uint64_t(D1), std::uint64_t(D1), n, 0, 0, 0});
+    CHECK(count_ops([&] { solve_L<true, Counted>(pat, G, x); }) == OpCounts{std::uint64_t(D1), std::uint64_t(D1), 0, 0, 0, 0});
+    CHECK(count_ops([&] { solve_Lt<true, Counted>(pat, G, x); }) == OpCounts{std::uint64_t(D1), std::uint64_t(D1), 0, 0, 0, 0});
     // H x: n m + 2 D1 (m + a)
-    CHECK(count_ops([&] { mul_H<Counted>(lambda, H, b, y); }) == OpCounts{n + 2 * D1, std::uint64_t(2 * D1), 0, 0, 0, 0});
+    CHECK(count_ops([&] { mul_H<Counted>(pat, Hp, b, y); }) == OpCounts{n + 2 * D1, std::uint64_t(2 * D1), 0, 0, 0, 0});
     // Eq. 6.29: D1 <= n (d - 1), D2 <= n d (d - 1) / 2, d = depth of the expanded tree.
     long d = 0;
     for (int k = 0; k < m.nv; ++k) {

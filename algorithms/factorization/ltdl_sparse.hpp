@@ -16,18 +16,15 @@ struct LtdlSparse {
   static constexpr std::string_view complexity = "O(n d^2) factor, O(n d) solve";
   template <class S> static bool applicable(const Model<S>&) { return true; }
 
-  // Copies the diagonal and the branch-induced pattern of H's lower triangle into ws.L
-  // (nothing else of H is read) and factors it in place: diag(ws.L) = D, strict lower = L.
+  // Packs the diagonal and the branch-induced pattern of H's lower triangle into ws.rows
+  // (nothing else of H is read) and factors them in place.
   template <class S> static void factor(const MatX<S>& H, FactorizationWorkspace<S>& ws) {
-    const auto& lambda = ws.lambda;
-    for (int k = 0; k < static_cast<int>(lambda.size()); ++k) {
-      ws.L(k, k) = H(k, k);
-      for (int i = lambda[k]; i >= 0; i = lambda[i]) ws.L(k, i) = H(k, i);
-    }
-    ltdl_in_place<S>(lambda, ws.L);
+    pack<S>(ws.pattern, H, ws.rows);
+    ltdl_factor<S>(ws.pattern, ws.rows);
   }
+  // x <- H^-1 x from the factor in ws.
   template <class S> static void solve(const FactorizationWorkspace<S>& ws, VecX<S>& x) {
-    ltdl_solve<S>(ws.lambda, ws.L, x);
+    ltdl_solve<S>(ws.pattern, ws.rows, x);
   }
   template <class S>
   static void run(const Model<S>&, const MatX<S>& H, const VecX<S>& b, VecX<S>& x, FactorizationWorkspace<S>& ws) {

@@ -10,9 +10,10 @@
 //
 // Sparsity rule (section 6.5): below the diagonal, row k of H (and of L) may be nonzero only
 // in the columns lambda(k), lambda(lambda(k)), ...; every other entry is a branch-induced
-// zero. The routines below read and write only the diagonal and those entries: the
-// upper triangle and the branch-induced zeros of the matrix they are given are never
-// touched (verify/test_factorization_sparsity.cpp fills them with NaN to check it).
+// zero. The routines below work on packed rows (TreePattern) that hold only the diagonal
+// and those entries; pack() and unpack() read and write only them in a full matrix, so the
+// upper triangle and the branch-induced zeros are never touched
+// (verify/test_factorization_sparsity.cpp fills them with NaN to check it).
 //
 // Why L^T L and not L L^T (section 6.4, Featherstone 2005): with parent[i] < i, a variable's
 // descendants have larger indices. Eliminating from k = n down to 1 removes a leaf of the
@@ -55,153 +56,141 @@ inline std::vector<int> chain_parent(int n) {
   return lam;
 }
 
-// The expanded parent array together with its runs, which is what the routines below walk.
-// The ancestors of variable j (j itself first) are j, lambda(j), lambda(lambda(j)), ...; they
-// come in runs of consecutive indices e, e - 1, ..., s (lambda(m) = m - 1 for s < m <= e):
-// a chain is one run, and a tree has one run per unbranched stretch of its expanded tree.
-// run_start[e] = s is computed once, so that a loop "for j = e, lambda(j), ..." of Tables 6.3
-// and 6.5 becomes a few loops over contiguous index ranges: the same operations on the same
-// entries in the same order (bit-identical results), in a form the compiler can vectorise
-// when the matrix is stored row by row. Converts implicitly from the plain array.
-struct Ancestors {
-  std::vector<int> lambda, run_start, after_run;  // after_run[e] = lambda(run_start[e])
-  Ancestors() = default;
-  Ancestors(std::vector<int> lam)  // NOLINT: implicit
-      : lambda(std::move(lam)), run_start(lambda.size()), after_run(lambda.size()) {
+// Storage: H's pattern packed row by row (the layout of MuJoCo's qLD). Row k holds, side by
+// side, H_kk, H_k,lambda(k), H_k,lambda(lambda(k)), ..., down to the root's column: d_k entries,
+// d_k = the depth of variable k in the expanded tree, and D1 + n in all (Eq. 6.26). The entries
+// outside the pattern (and the upper triangle) have no place at all, so nothing can read or
+// write them. The reason for the layout: if i is the ancestor at place p of row k, row i is
+// exactly the tail of row k from place p on (the ancestors of i are the ancestors of k beyond
+// i), so Table 6.3's area-3 update "H_ij -= a H_kj for j = i, lambda(i), ..." is one contiguous
+// loop over both rows, whatever the branching; and the walks j = lambda(j) of Tables 6.3 and
+// 6.5 become reads of a column-index list (col), which do not wait on each other as the
+// book's chain of loads does. The operations, and their order, are the book's.
+struct TreePattern {
+  std::vector<int> lambda;     // the expanded parent array (Table 6.4)
+  std::vector<int> row_start;  // row k occupies places row_start[k] .. row_start[k + 1] - 1
+  std::vector<int> col;        // the column of each place: k, lambda(k), ..., the root
+  TreePattern() = default;
+  TreePattern(std::vector<int> lam)  // NOLINT: implicit, from the plain array
+      : lambda(std::move(lam)), row_start(lambda.size() + 1, 0) {
     for (std::size_t k = 0; k < lambda.size(); ++k) {
-      run_start[k] = (k > 0 && lambda[k] == static_cast<int>(k) - 1) ? run_start[k - 1] : static_cast<int>(k);
-      after_run[k] = lambda[run_start[k]];
-      long_runs = long_runs || static_cast<int>(k) - run_start[k] >= kShortRun;
+      row_start[k] = static_cast<int>(col.size());
+      for (int j = static_cast<int>(k); j >= 0; j = lambda[j]) col.push_back(j);
     }
+    row_start[lambda.size()] = static_cast<int>(col.size());
   }
-  std::size_t size() const { return lambda.size(); }
+  int size() const { return static_cast<int>(lambda.size()); }
+  int nonzeros() const { return row_start.back(); }  // n + D1
   int operator[](int k) const { return lambda[k]; }
-  // f(s, e) for each run [s, e] of j, lambda(j), ..., nearest first (e = j for the first).
-  // Short runs (most of a branched tree numbered breadth-first) are handed over one index at
-  // a time, as f(m, m), which the callers' loops compile to a single step: a vectorised loop's
-  // set-up costs more than it saves on them. The next run's end is read from after_run[j], not
-  // lambda(run_start[j]), so each step waits for one load, as the book's j = lambda(j) does.
-  // A model without any long run (a breadth-first branched tree) takes the book's loop as is.
-  static constexpr int kShortRun = 8;
-  bool long_runs = false;
-  template <class F> void for_each_run(int j, F&& f) const {
-    if (!long_runs) {
-      for (; j >= 0; j = lambda[j]) f(j, j);
-      return;
-    }
-    while (j >= 0) {
-      const int s = run_start[j], next = after_run[j];
-      if (j - s < kShortRun)
-        for (int m = j; m >= s; --m) f(m, m);
-      else
-        f(s, j);
-      j = next;
-    }
-  }
+  int depth(int k) const { return row_start[k + 1] - row_start[k]; }
 };
 
-// Table 6.3, L^T L: on return the lower triangle of H holds L with H = L^T L.
+// The values of a matrix with that pattern (H, then its factor), in the places of TreePattern.
+template <class S> using PackedRows = VecX<S>;
+
+// rows <- H's diagonal and branch-induced lower pattern; nothing else of H is read.
+template <class S, class Mat> void pack(const TreePattern& p, const Mat& H, PackedRows<S>& rows) {
+  for (int k = 0; k < p.size(); ++k)
+    for (int t = p.row_start[k]; t < p.row_start[k + 1]; ++t) rows[t] = H(k, p.col[t]);
+}
+// M's diagonal and lower pattern <- rows; nothing else of M is written.
+template <class S, class Mat> void unpack(const TreePattern& p, const PackedRows<S>& rows, Mat& M) {
+  for (int k = 0; k < p.size(); ++k)
+    for (int t = p.row_start[k]; t < p.row_start[k + 1]; ++t) M(k, p.col[t]) = rows[t];
+}
+
+// Table 6.3, L^T L, in place: on return row k holds L_kk, L_k,lambda(k), ... with H = L^T L.
+// In the loops, place q of row k is column i = col[...]: Table 6.3's "i = lambda(i)" steps.
 // Cost (Table 6.6): n sqrt + D1 d + D2 (m + a).
-template <class S, class Mat> void ltl_in_place(const Ancestors& lambda, Mat& H) {
-  const int n = static_cast<int>(lambda.size());
-  for (int k = n - 1; k >= 0; --k) {
-    H(k, k) = sqrt_(S(H(k, k)));                                    // area 1
-    for (int i = lambda[k]; i >= 0; i = lambda[i]) H(k, i) /= H(k, k);  // area 2
-    for (int i = lambda[k]; i >= 0; i = lambda[i]) {                // area 3
-      const S Lki = H(k, i);
-      lambda.for_each_run(i, [&](int s, int e) {                    // H_ij -= L_ki L_kj, j = i, lambda(i), ...
-        for (int j = s; j <= e; ++j) H(i, j) -= Lki * H(k, j);
-      });
+template <class S> void ltl_factor(const TreePattern& p, PackedRows<S>& rows) {
+  for (int k = p.size() - 1; k >= 0; --k) {
+    S* Hk = rows.data() + p.row_start[k];                           // Hk[q] = H_k,col
+    const int dk = p.depth(k);
+    Hk[0] = sqrt_(S(Hk[0]));                                        // area 1
+    for (int q = 1; q < dk; ++q) Hk[q] /= Hk[0];                    // area 2: i = lambda(k), ...
+    for (int q = 1; q < dk; ++q) {                                  // area 3
+      S* Hi = rows.data() + p.row_start[p.col[p.row_start[k] + q]];  // row i = col of place q
+      const S Lki = Hk[q];
+      for (int t = 0; t < dk - q; ++t) Hi[t] -= Lki * Hk[q + t];    // H_ij -= L_ki L_kj, j = i, lambda(i), ...
     }
   }
 }
 
-// Table 6.3, L^T D L: on return the diagonal of H holds D and the strict lower triangle the
-// off-diagonal entries of the unit lower-triangular L, with H = L^T D L. The area-2 and
-// area-3 work is interleaved so that only one H'_ki = H_ki / D_kk (the local `a`) is live:
-// the area-3 update H_ij -= L_ki D_kk L_kj is written a * H_kj with H_kj = D_kk L_kj not yet
-// divided (j runs from i towards the root, and those columns are divided later in the i loop).
-// Cost (Table 6.6): D1 d + D2 (m + a).
-template <class S, class Mat> void ltdl_in_place(const Ancestors& lambda, Mat& H) {
-  const int n = static_cast<int>(lambda.size());
-  for (int k = n - 1; k >= 0; --k) {
-    for (int i = lambda[k]; i >= 0; i = lambda[i]) {
-      const S a = H(k, i) / H(k, k);
-      lambda.for_each_run(i, [&](int s, int e) {                    // H_ij -= a H_kj, j = i, lambda(i), ...
-        for (int j = s; j <= e; ++j) H(i, j) -= a * H(k, j);
-      });
-      H(k, i) = a;
+// Table 6.3, L^T D L, in place: on return row k holds D_kk, L_k,lambda(k), ... (unit L) with
+// H = L^T D L. The area-2 and area-3 work is interleaved so that only one H'_ki = H_ki / D_kk
+// (the local `a`) is live: the area-3 update H_ij -= L_ki D_kk L_kj is written a * H_kj with
+// H_kj = D_kk L_kj not yet divided (j runs from i towards the root, and those places are divided
+// later in the q loop). Cost (Table 6.6): D1 d + D2 (m + a).
+template <class S> void ltdl_factor(const TreePattern& p, PackedRows<S>& rows) {
+  for (int k = p.size() - 1; k >= 0; --k) {
+    S* Hk = rows.data() + p.row_start[k];
+    const int dk = p.depth(k);
+    for (int q = 1; q < dk; ++q) {                                  // i = lambda(k), ..., the root
+      S* Hi = rows.data() + p.row_start[p.col[p.row_start[k] + q]];
+      const S a = Hk[q] / Hk[0];
+      for (int t = 0; t < dk - q; ++t) Hi[t] -= a * Hk[q + t];      // H_ij -= a H_kj, j = i, lambda(i), ...
+      Hk[q] = a;
     }
   }
 }
 
 // Table 6.5. `Unit` = true treats L as unit lower triangular (the L of L^T D L, whose
-// diagonal holds D and is then not read): "simply replace L_ii with 1".
+// diagonal place holds D and is then not read): "simply replace L_ii with 1".
 
 // y = L x. May be called with y and x the same vector (in situ): row i reads x_j, j < i only.
 // Cost: n m + D1 (m + a)  (unit: D1 (m + a)).
-template <bool Unit, class S, class Mat, class VecIn, class VecOut>
-void mul_L(const Ancestors& lambda, const Mat& L, const VecIn& x, VecOut& y) {
-  const int n = static_cast<int>(lambda.size());
-  for (int i = n - 1; i >= 0; --i) {
-    S yi = Unit ? S(x[i]) : S(L(i, i) * x[i]);
-    lambda.for_each_run(lambda[i], [&](int s, int e) {              // j = lambda(i), ..., in order
-      for (int j = e; j >= s; --j) yi += L(i, j) * x[j];
-    });
+template <bool Unit, class S, class VecIn, class VecOut>
+void mul_L(const TreePattern& p, const PackedRows<S>& L, const VecIn& x, VecOut& y) {
+  for (int i = p.size() - 1; i >= 0; --i) {
+    const int r = p.row_start[i];
+    S yi = Unit ? S(x[i]) : S(L[r] * x[i]);
+    for (int t = r + 1; t < p.row_start[i + 1]; ++t) yi += L[t] * x[p.col[t]];  // j = lambda(i), ...
     y[i] = yi;
   }
 }
 
 // y = L^T x (y must not be x). Cost as mul_L.
-template <bool Unit, class S, class Mat, class VecIn, class VecOut>
-void mul_Lt(const Ancestors& lambda, const Mat& L, const VecIn& x, VecOut& y) {
-  const int n = static_cast<int>(lambda.size());
-  for (int i = 0; i < n; ++i) {
-    y[i] = Unit ? S(x[i]) : S(L(i, i) * x[i]);
+template <bool Unit, class S, class VecIn, class VecOut>
+void mul_Lt(const TreePattern& p, const PackedRows<S>& L, const VecIn& x, VecOut& y) {
+  for (int i = 0; i < p.size(); ++i) {
+    const int r = p.row_start[i];
+    y[i] = Unit ? S(x[i]) : S(L[r] * x[i]);
     const S xi = x[i];
-    lambda.for_each_run(lambda[i], [&](int s, int e) {              // y_j += L_ij x_i, j = lambda(i), ...
-      for (int j = s; j <= e; ++j) y[j] += L(i, j) * xi;
-    });
+    for (int t = r + 1; t < p.row_start[i + 1]; ++t) y[p.col[t]] += L[t] * xi;  // y_j += L_ij x_i
   }
 }
 
 // x = L^-1 x, in situ (forward substitution, i = 1..n). Cost: n d + D1 (m + a) (unit: D1 (m + a)).
-template <bool Unit, class S, class Mat, class Vec>
-void solve_L(const Ancestors& lambda, const Mat& L, Vec& x) {
-  const int n = static_cast<int>(lambda.size());
-  for (int i = 0; i < n; ++i) {
+template <bool Unit, class S, class Vec> void solve_L(const TreePattern& p, const PackedRows<S>& L, Vec& x) {
+  for (int i = 0; i < p.size(); ++i) {
+    const int r = p.row_start[i];
     S xi = x[i];
-    lambda.for_each_run(lambda[i], [&](int s, int e) {              // j = lambda(i), ..., in order
-      for (int j = e; j >= s; --j) xi -= L(i, j) * x[j];
-    });
-    if constexpr (!Unit) xi /= L(i, i);
+    for (int t = r + 1; t < p.row_start[i + 1]; ++t) xi -= L[t] * x[p.col[t]];  // j = lambda(i), ...
+    if constexpr (!Unit) xi /= L[r];
     x[i] = xi;
   }
 }
 
 // x = L^-T x, in situ (back substitution, i = n..1). Cost as solve_L.
-template <bool Unit, class S, class Mat, class Vec>
-void solve_Lt(const Ancestors& lambda, const Mat& L, Vec& x) {
-  const int n = static_cast<int>(lambda.size());
-  for (int i = n - 1; i >= 0; --i) {
-    if constexpr (!Unit) x[i] /= L(i, i);
+template <bool Unit, class S, class Vec> void solve_Lt(const TreePattern& p, const PackedRows<S>& L, Vec& x) {
+  for (int i = p.size() - 1; i >= 0; --i) {
+    const int r = p.row_start[i];
+    if constexpr (!Unit) x[i] /= L[r];
     const S xi = x[i];
-    lambda.for_each_run(lambda[i], [&](int s, int e) {              // x_j -= L_ij x_i, j = lambda(i), ...
-      for (int j = s; j <= e; ++j) x[j] -= L(i, j) * xi;
-    });
+    for (int t = r + 1; t < p.row_start[i + 1]; ++t) x[p.col[t]] -= L[t] * xi;  // x_j -= L_ij x_i
   }
 }
 
-// y = H x from the lower triangle of a symmetric H with the branch-induced pattern
-// (y must not be x). Cost: n m + 2 D1 (m + a).
-template <class S, class Mat, class VecIn, class VecOut>
-void mul_H(const Ancestors& lambda, const Mat& H, const VecIn& x, VecOut& y) {
-  const int n = static_cast<int>(lambda.size());
-  for (int i = 0; i < n; ++i) y[i] = H(i, i) * x[i];
-  for (int i = n - 1; i >= 0; --i)
-    for (int j = lambda[i]; j >= 0; j = lambda[j]) {
-      y[i] += H(i, j) * x[j];
-      y[j] += H(i, j) * x[i];
+// y = H x from H's packed rows (the lower triangle of a symmetric H with the branch-induced
+// pattern; y must not be x). Cost: n m + 2 D1 (m + a).
+template <class S, class VecIn, class VecOut>
+void mul_H(const TreePattern& p, const PackedRows<S>& H, const VecIn& x, VecOut& y) {
+  for (int i = 0; i < p.size(); ++i) y[i] = H[p.row_start[i]] * x[i];
+  for (int i = p.size() - 1; i >= 0; --i)
+    for (int t = p.row_start[i] + 1; t < p.row_start[i + 1]; ++t) {
+      const int j = p.col[t];
+      y[i] += H[t] * x[j];
+      y[j] += H[t] * x[i];
     }
 }
 
@@ -209,15 +198,31 @@ void mul_H(const Ancestors& lambda, const Mat& H, const VecIn& x, VecOut& y) {
 //   H = L^T L:   x = L^-1 L^-T b                 cost 2 n d + 2 D1 (m + a)
 //   H = L^T D L: x = L^-1 D^-1 L^-T b            cost   n d + 2 D1 (m + a)
 // (Table 6.6's back-substitution row).
-template <class S, class Mat, class Vec> void ltl_solve(const Ancestors& lambda, const Mat& L, Vec& x) {
-  solve_Lt<false, S>(lambda, L, x);
-  solve_L<false, S>(lambda, L, x);
+template <class S, class Vec> void ltl_solve(const TreePattern& p, const PackedRows<S>& L, Vec& x) {
+  solve_Lt<false, S>(p, L, x);
+  solve_L<false, S>(p, L, x);
 }
-template <class S, class Mat, class Vec> void ltdl_solve(const Ancestors& lambda, const Mat& LD, Vec& x) {
-  solve_Lt<true, S>(lambda, LD, x);
-  const int n = static_cast<int>(lambda.size());
-  for (int i = 0; i < n; ++i) x[i] /= LD(i, i);
-  solve_L<true, S>(lambda, LD, x);
+template <class S, class Vec> void ltdl_solve(const TreePattern& p, const PackedRows<S>& LD, Vec& x) {
+  solve_Lt<true, S>(p, LD, x);
+  for (int i = 0; i < p.size(); ++i) x[i] /= LD[p.row_start[i]];
+  solve_L<true, S>(p, LD, x);
+}
+
+// Table 6.3 in situ on a full matrix, as the book writes it: the diagonal and lower pattern of
+// H are replaced by the factor (L, or D and unit L); nothing else of H is read or written.
+// A convenience for tests and one-off use (it packs into a scratch vector, which allocates);
+// the variants keep their packed rows in FactorizationWorkspace.
+template <class S, class Mat> void ltl_in_place(const TreePattern& p, Mat& H) {
+  PackedRows<S> rows(p.nonzeros());
+  pack<S>(p, H, rows);
+  ltl_factor<S>(p, rows);
+  unpack<S>(p, rows, H);
+}
+template <class S, class Mat> void ltdl_in_place(const TreePattern& p, Mat& H) {
+  PackedRows<S> rows(p.nonzeros());
+  pack<S>(p, H, rows);
+  ltdl_factor<S>(p, rows);
+  unpack<S>(p, rows, H);
 }
 
 // D1 = sum_k (d_k - 1) and D2 = sum_k d_k (d_k - 1) / 2 (Eqs. 6.26, 6.27), d_k = the depth

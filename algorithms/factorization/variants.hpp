@@ -2,7 +2,7 @@
 // The factorization family: factor the joint-space inertia H and solve H x = b.
 //   run(model, H, b, x, ws)   x = H^-1 b, ws a FactorizationWorkspace<S> built from the model
 // Every variant also has factor(H, ws) and solve(ws, x) (x in place), so the factor can be
-// inspected (ws.L for the sparse variants, ws.llt / ws.ldlt for Eigen's) and reused for
+// inspected (ws.factor_matrix() for the sparse variants, ws.llt / ws.ldlt for Eigen's) and reused for
 // several right-hand sides. Each variant is listed once here; the list drives the tests,
 // the accuracy sweep and the op counts.
 #include <concepts>

@@ -25,8 +25,9 @@ struct CrbaLtdl {
     Crba::run<S>(model, q, ws.H, ws);                              // H (pattern entries only)
     BiasFrom<RneaSpatial>::run<S>(model, q, qd, f_ext, ws.C, ws);  // C = ID(q, qd, 0, f_ext)
     qdd = tau - ws.C;
-    ltdl_in_place<S>(ws.fact.lambda, ws.H);                        // H = L^T D L, in situ
-    ltdl_solve<S>(ws.fact.lambda, ws.H, qdd);                      // qdd = L^-1 D^-1 L^-T (tau - C)
+    pack<S>(ws.fact.pattern, ws.H, ws.fact.rows);                  // H's pattern, packed rows
+    ltdl_factor<S>(ws.fact.pattern, ws.fact.rows);                 // H = L^T D L, in situ
+    ltdl_solve<S>(ws.fact.pattern, ws.fact.rows, qdd);             // qdd = L^-1 D^-1 L^-T (tau - C)
   }
 };
 
