@@ -320,6 +320,30 @@ class CurrentData(unittest.TestCase):
         self.assertIn("every check passes." if raw["pass"] else "**a check failed**", page)
 
 
+    def test_own_benchmark_timings(self):
+        """bench_frames.json and bench_constraints.json (`make bench`) -> the Timing sections of frames.md and
+        constraints.md: each median as printed, and the ratios in the prose computed from the same medians."""
+        for fname, page_name in (("bench_frames.json", "frames.md"), ("bench_constraints.json", "constraints.md")):
+            path = os.path.join(HERE, "data", fname)
+            page = self.read(page_name)
+            self.assertIn("## Timing (Google Benchmark, `make bench`)", page)
+            if not os.path.exists(path):
+                self.assertIn(f"Not run: `make bench` writes reports/data/{fname}.", page)
+                continue
+            with open(path) as f:
+                med = {b["run_name"]: b["real_time"] for b in json.load(f)["benchmarks"]
+                       if b.get("aggregate_name") == "median" and b.get("time_unit") == "ns"}
+            for name, t in med.items():
+                if "/chain/" not in name:
+                    self.assertIn(f"|{ns(t)}|", page.replace(" ", ""), name)  # a table cell
+            if fname == "bench_constraints.json":
+                r = (med["constraints/forward_dynamics/maximal_kkt/lock_mechanism"]
+                     / med["constraints/forward_dynamics/minimal_aba/lock_mechanism"])
+                self.assertIn(f"The maximal route costs {r:.2f}x the minimal one", page)
+            else:
+                r = med["frames/point_quaternion/single/n:1"] / med["frames/point_cached_matrix/single/n:1"]
+                self.assertIn(f"costs {r:.2f}x as much by the quaternion", page)
+
     def test_figure_10_5(self):
         """opcounts.json's figure_10_5 (verify/opcounts.cpp) -> forward_dynamics.md: the plot, the ratios at
         n = 63 in the prose, its statements on the Reproductions page."""

@@ -3,7 +3,7 @@ verify/constraints_study.cpp) and algorithms/constraints/README.md. Optional: wi
 constraints.json no page is written. Every number comes from the JSON through fmt."""
 import os
 
-from . import fmt
+from . import bench_medians, fmt
 from .data import GenerationError, load_json
 from .pages import GENERATED, Context, embed_readme, read_readme
 
@@ -64,6 +64,35 @@ def _maximal(raw, ctx):
     return L
 
 
+BENCH_FILE = "bench_constraints.json"
+_TERMS = ["C", "C_q7", "C_v", "C_t", "gamma7", "gamma6"]
+
+
+def _timing(data):
+    """Median times of rbdlab_bench_constraints: one lock's terms, and the lock mechanism's forward
+    dynamics by KKT in maximal coordinates against ABA in minimal coordinates (issue 7)."""
+    med = bench_medians.medians(data.data_dir, BENCH_FILE)
+    L = ["## Timing (Google Benchmark, `make bench`)", ""]
+    if med is None:
+        return L + [f"Not run: `make bench` writes reports/data/{BENCH_FILE}.", ""]
+    rows = [[t, fmt.ns(med[f"constraints/{t}/lock"]["ns"]), bench_medians.cv_cell(med[f"constraints/{t}/lock"])]
+            for t in _TERMS if f"constraints/{t}/lock" in med]
+    L += [f"Medians over repetitions (reports/data/{BENCH_FILE}). One full six-row lock between two bodies:", "",
+          fmt.table(["term", "median ns", "cv"], rows, right=(1, 2)), ""]
+    kkt = med.get("constraints/forward_dynamics/maximal_kkt/lock_mechanism")
+    aba = med.get("constraints/forward_dynamics/minimal_aba/lock_mechanism")
+    if kkt and aba:
+        c = kkt["counters"]
+        L += ["Forward dynamics of the lock mechanism (above), the same state and forces, one call:", "",
+              fmt.table(["route", "unknowns", "median ns", "cv"],
+                        [["maximal coordinates, KKT", f"{fmt.count(c.get('nv_maximal', 0))} velocities + "
+                          f"{fmt.count(c.get('lock_rows', 0))} multipliers", fmt.ns(kkt["ns"]), bench_medians.cv_cell(kkt)],
+                         ["minimal coordinates, ABA", f"{fmt.count(c.get('nv_minimal', 0))} velocities",
+                          fmt.ns(aba["ns"]), bench_medians.cv_cell(aba)]], right=(2, 3)), "",
+              f"The maximal route costs {fmt.ratio(kkt['ns'] / aba['ns'])} the minimal one in this run.", ""]
+    return L
+
+
 def render(data, tmp_out, final_out):
     """Writes constraints.md into tmp_out; returns the list of files written (for the manifest)."""
     path = os.path.join(data.data_dir, "constraints.json")
@@ -93,6 +122,7 @@ def render(data, tmp_out, final_out):
     L += ["## Operation counts (Counted scalar, full six-row lock)", "",
           fmt.table(["term", "m", "a", "sqrt"], rows, right=(1, 2, 3)), ""]
     L += _maximal(raw, ctx)
+    L += _timing(data)
     L += ["## The seed's printed formulas", "",
           fmt.table(["formula", "holds as printed", "largest deviation of the printed form"],
                     [[v["formula"], fmt.yesno(v["holds_as_printed"]), v["max_deviation"]] for v in raw["verdicts"]]), ""]

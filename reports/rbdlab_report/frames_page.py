@@ -3,7 +3,7 @@ verify/frames_study.cpp) and algorithms/frames/README.md. Optional: without fram
 page is written. Every number comes from the JSON through fmt."""
 import os
 
-from . import fmt
+from . import bench_medians, fmt
 from .data import GenerationError, load_json
 from .pages import GENERATED, Context, embed_readme, read_readme
 
@@ -71,6 +71,50 @@ def _glossary(data):
             fmt.table(cols, rows), ""]
 
 
+BENCH_FILE = "bench_frames.json"
+_SINGLE = [("frames/compose/pair/n:2", "one composition a >> b (all 18 components)"),
+           ("frames/inverse/single/n:1", "one inverse !a"),
+           ("frames/point_quaternion/single/n:1", "a point through a frame by its quaternion (r + q x q*)"),
+           ("frames/point_cached_matrix/single/n:1", "a point through a frame by a cached rotation matrix (r + A x)"),
+           ("frames/point_left_to_right/pair/n:2", "a moving point through two frames, p >> f1 >> f2"),
+           ("frames/point_right_to_left/pair/n:2", "the same by composing the frames first, f2 * f1 * p")]
+_CHAINS = ["chain_left_to_right", "chain_right_to_left", "quaternion_rates", "spatial_propagation"]
+
+
+def _timing(data):
+    """Median times of rbdlab_bench_frames (issue 7's composition questions), or a line saying
+    `make bench` has not written them."""
+    med = bench_medians.medians(data.data_dir, BENCH_FILE)
+    L = ["## Timing (Google Benchmark, `make bench`)", ""]
+    if med is None:
+        return L + [f"Not run: `make bench` writes reports/data/{BENCH_FILE}.", ""]
+    rows = [[what, fmt.ns(med[name]["ns"]), bench_medians.cv_cell(med[name])] for name, what in _SINGLE if name in med]
+    L += [f"Medians over repetitions (reports/data/{BENCH_FILE}), random frames rotated per iteration.", "",
+          fmt.table(["operation", "median ns", "cv"], rows, right=(1, 2)), ""]
+    def ratio(a, b):
+        return med[a]["ns"] / med[b]["ns"] if a in med and b in med else None
+    q_vs_m = ratio("frames/point_quaternion/single/n:1", "frames/point_cached_matrix/single/n:1")
+    r_vs_l = ratio("frames/point_right_to_left/pair/n:2", "frames/point_left_to_right/pair/n:2")
+    if q_vs_m is not None:
+        L.append(f"- A point through a frame costs {fmt.ratio(q_vs_m)} as much by the quaternion as by a cached "
+                 "rotation matrix (the matrix itself is made once per frame, untimed: the trade Chrono makes "
+                 "by caching [A]).")
+    if r_vs_l is not None:
+        L.append(f"- Composing the frames first (f2 * f1 * p) costs {fmt.ratio(r_vs_l)} of passing the point "
+                 "through them one by one (p >> f1 >> f2): a frame-by-frame product carries all 18 "
+                 "components, a point only 9.")
+    ns_ = sorted({int(n.rsplit(":", 1)[1]) for n in med if n.split("/")[1] in _CHAINS})
+    if ns_:
+        rows = []
+        for v in _CHAINS:
+            cells = [fmt.ns(med[f"frames/{v}/chain/n:{n}"]["ns"]) if f"frames/{v}/chain/n:{n}" in med else fmt.NA
+                     for n in ns_]
+            rows.append([v] + cells)
+        L += ["", "Chain variants, the last frame of a chain of n frames (median ns):", "",
+              fmt.table(["variant"] + [f"n = {n}" for n in ns_], rows, right=tuple(range(1, len(ns_) + 1)))]
+    return L + [""]
+
+
 def render(data, tmp_out, final_out):
     """Writes frames.md into tmp_out; returns the list of files written (for the manifest)."""
     path = os.path.join(data.data_dir, "frames.json")
@@ -93,6 +137,7 @@ def render(data, tmp_out, final_out):
           "max and mean over the seeds, by chain length n.", "", _accuracy_table(raw), ""]
     t1, t2 = _ops_tables(raw)
     L += ["## Operation counts (Counted scalar)", "", t1, "", t2, ""]
+    L += _timing(data)
     L += ["## Printed formulas of the seed found wrong", ""]
     if not raw["discrepancies"]:
         L.append("None.")

@@ -4,7 +4,7 @@ verify/integration_study.cpp) and algorithms/integration/README.md: the reproduc
 integration.json no page is written. Every number comes from the JSON."""
 import os
 
-from . import fmt, plots
+from . import bench_medians, fmt, plots
 from .data import GenerationError, load_json
 from .pages import GENERATED, Context, embed_readme, read_readme
 
@@ -33,25 +33,14 @@ def _check(raw, path):
         raise GenerationError(f"{path}: unexpected structure ({e!r} missing or malformed)")
 
 
-_UNIT_NS = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
-
-
 def _bench_step_ns(data_dir):
     """Median ns per RK4 step from bench_integration.json (Google Benchmark, `make bench`), keyed by
     (variant, system id); empty when that file is absent. Names: integration/VARIANT/SYSTEM/n:BODIES."""
-    raw = load_json(os.path.join(data_dir, "bench_integration.json"), required=False)
     out = {}
-    for b in (raw or {}).get("benchmarks", []):
-        if b.get("run_type") == "aggregate" and b.get("aggregate_name") != "median":
-            continue
-        parts = b.get("run_name", b.get("name", "")).split("/")
-        if len(parts) < 4 or parts[0] != "integration":
-            continue
-        ns = b["real_time"] * _UNIT_NS.get(b.get("time_unit", "ns"), 1.0)
-        key = (parts[1], parts[2])
-        # an aggregate median wins over a single run of the same benchmark
-        if b.get("run_type") == "aggregate" or key not in out:
-            out[key] = ns
+    for name, r in (bench_medians.medians(data_dir, "bench_integration.json") or {}).items():
+        parts = name.split("/")
+        if len(parts) >= 4 and parts[0] == "integration":
+            out[(parts[1], parts[2])] = r["ns"]
     return out
 
 
