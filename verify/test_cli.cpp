@@ -189,7 +189,7 @@ TEST_CASE("cli: eval --scalar reference prints every digit and agrees with doubl
 // of headroom for other states; issue 4 quotes "about 1e-8" for this effect).
 TEST_CASE("cli: eval JSON of each shared robot agrees with MuJoCo's own URDF import", "[cli][mujoco][urdf]") {
   struct Expect { std::string robot; double tol; };
-  for (const Expect e : {Expect{"ur5", 1e-10}, Expect{"iiwa14", 1e-10}, Expect{"panda", 1e-7}, Expect{"solo12", 1e-7}}) {
+  for (const Expect& e : {Expect{"ur5", 1e-10}, Expect{"iiwa14", 1e-10}, Expect{"panda", 1e-7}, Expect{"solo12", 1e-7}}) {
     const std::string path = rbd::cases::urdf_robot_path(e.robot);
     const Run r = rbdlab("eval '" + path + "' --seed 2 --family inverse_dynamics,mass_matrix --variant all --json");
     INFO(e.robot << ": " << r.err);
