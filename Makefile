@@ -44,7 +44,8 @@ verify: deps $(BUILD)/build.ninja
 # Benchmarks: a failed run leaves the last good JSON in place (its output goes to
 # reports/data/failed/). QUICK=1 is a smoke run (n = 7 and 30, one repetition).
 # rbdlab_bench -> bench.json (every family of verify/support/families.hpp, MuJoCo as peer);
-# rbdlab_bench_frames -> bench_frames.json; rbdlab_bench_integration -> bench_integration.json.
+# rbdlab_bench_frames -> bench_frames.json; rbdlab_bench_integration -> bench_integration.json;
+# rbdlab_bench_constraints -> bench_constraints.json; rbdlab_bench_representations -> bench_representations.json.
 BENCH_QUICK_FLAGS = $(if $(filter 1 true yes,$(QUICK)),--benchmark_min_time=0.01,--benchmark_repetitions=5 \
                     --benchmark_report_aggregates_only=true --benchmark_min_time=0.05)
 define run_bench
@@ -56,11 +57,12 @@ define run_bench
 	       "(this run's output, if any: reports/data/failed/$(2))"; exit $$rc; fi
 endef
 bench: deps $(BUILD)/build.ninja
-	cmake --build $(BUILD) -j $(JOBS) --target rbdlab_bench rbdlab_bench_frames rbdlab_bench_integration rbdlab_bench_constraints
+	cmake --build $(BUILD) -j $(JOBS) --target rbdlab_bench rbdlab_bench_frames rbdlab_bench_integration rbdlab_bench_constraints rbdlab_bench_representations
 	$(call run_bench,rbdlab_bench,bench.json,$(if $(filter 1 true yes,$(QUICK)),--quick))
 	$(call run_bench,rbdlab_bench_frames,bench_frames.json,$(BENCH_QUICK_FLAGS))
 	$(call run_bench,rbdlab_bench_integration,bench_integration.json,$(BENCH_QUICK_FLAGS))
 	$(call run_bench,rbdlab_bench_constraints,bench_constraints.json,$(BENCH_QUICK_FLAGS))
+	$(call run_bench,rbdlab_bench_representations,bench_representations.json,$(BENCH_QUICK_FLAGS))
 
 report: verify bench
 	PYTHONDONTWRITEBYTECODE=1 /usr/bin/python3 -m unittest reports/test_generate.py

@@ -323,10 +323,13 @@ class CurrentData(unittest.TestCase):
     def test_own_benchmark_timings(self):
         """bench_frames.json and bench_constraints.json (`make bench`) -> the Timing sections of frames.md and
         constraints.md: each median as printed, and the ratios in the prose computed from the same medians."""
-        for fname, page_name in (("bench_frames.json", "frames.md"), ("bench_constraints.json", "constraints.md")):
+        for fname, page_name in (("bench_frames.json", "frames.md"), ("bench_constraints.json", "constraints.md"),
+                                 ("bench_representations.json", "frames.md")):
             path = os.path.join(HERE, "data", fname)
             page = self.read(page_name)
             self.assertIn("## Timing (Google Benchmark, `make bench`)", page)
+            if fname == "bench_representations.json":
+                self.assertIn("### Representations (seed 002)", page)
             if not os.path.exists(path):
                 self.assertIn(f"Not run: `make bench` writes reports/data/{fname}.", page)
                 continue
@@ -336,7 +339,12 @@ class CurrentData(unittest.TestCase):
             for name, t in med.items():
                 if "/chain/" not in name:
                     self.assertIn(f"|{ns(t)}|", page.replace(" ", ""), name)  # a table cell
-            if fname == "bench_constraints.json":
+            if fname == "bench_representations.json":
+                for model in ("solo12",):
+                    r = (med[f"representations/forward_dynamics_mixed_eq80/{model}/n:18"]
+                         / med[f"representations/forward_dynamics_aba_floating/{model}/n:18"])
+                    self.assertIn(f"- {model}: Eq. 80 in the mixed representation costs {r:.2f}x", page)
+            elif fname == "bench_constraints.json":
                 r = (med["constraints/forward_dynamics/maximal_kkt/lock_mechanism"]
                      / med["constraints/forward_dynamics/minimal_aba/lock_mechanism"])
                 self.assertIn(f"The maximal route costs {r:.2f}x the minimal one", page)

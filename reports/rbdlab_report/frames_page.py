@@ -112,6 +112,41 @@ def _timing(data):
             rows.append([v] + cells)
         L += ["", "Chain variants, the last frame of a chain of n frames (median ns):", "",
               fmt.table(["variant"] + [f"n = {n}" for n in ns_], rows, right=tuple(range(1, len(ns_) + 1)))]
+    return L + [""] + _representations_timing(data)
+
+
+REP_BENCH_FILE = "bench_representations.json"
+_REP_WHAT = {
+    "jacobian_body": "Jacobian of a frame on the last body, body representation (Eq. 74, leaf-to-root walk)",
+    "jacobian_inertial": "the same in the inertial representation (Eq. 74, then Eq. 75)",
+    "jacobian_mixed": "the same in the mixed representation (Eq. 74, then Eq. 75)",
+    "inertial_jacobian_root_to_body": "inertial Jacobian by the independent root-to-body pass",
+    "forward_dynamics_mixed_eq80": "floating-base forward dynamics in the mixed representation (Eq. 80: CRBA, ID, dense Cholesky)",
+    "forward_dynamics_aba_floating": "the same by aba_floating (Table 9.4, body representation)",
+}
+
+
+def _representations_timing(data):
+    """Median times of rbdlab_bench_representations (seed 002's Jacobians and Eq. 80)."""
+    med = bench_medians.medians(data.data_dir, REP_BENCH_FILE)
+    L = ["### Representations (seed 002)", ""]
+    if med is None:
+        return L + [f"Not run: `make bench` writes reports/data/{REP_BENCH_FILE}.", ""]
+    rows = []
+    for name, r in med.items():
+        parts = name.split("/")
+        if len(parts) == 4 and parts[0] == "representations":
+            rows.append([_REP_WHAT.get(parts[1], parts[1]), parts[2], parts[3].split(":")[1], fmt.ns(r["ns"]),
+                         bench_medians.cv_cell(r)])
+    L += [f"Medians over repetitions (reports/data/{REP_BENCH_FILE}). These are the suite's reference forms "
+          "(they return Eigen matrices and allocate), timed beside the recursive algorithm.", "",
+          fmt.table(["computation", "model", "nv", "median ns", "cv"], rows, right=(2, 3, 4)), ""]
+    for model in sorted({n.split("/")[2] for n in med if n.startswith("representations/forward_dynamics_")}):
+        a = [v for n, v in med.items() if n.startswith(f"representations/forward_dynamics_mixed_eq80/{model}/")]
+        b = [v for n, v in med.items() if n.startswith(f"representations/forward_dynamics_aba_floating/{model}/")]
+        if a and b:
+            L.append(f"- {model}: Eq. 80 in the mixed representation costs {fmt.ratio(a[0]['ns'] / b[0]['ns'])} "
+                     "aba_floating's time for the same accelerations.")
     return L + [""]
 
 
