@@ -32,9 +32,15 @@ template <class S> RBD_INLINE Vec6<S> bias_force(const Inertia<S>& I, const Vec6
 
 namespace aba_detail {
 
+// The short fixed loops below (3 and 6 trips) carry `#pragma GCC unroll`: GCC -O3 left them
+// rolled, with the cyclic indices of the cross products computed at run time. Unrolled, the
+// operations and their order are the same (accuracy.json and the op counts did not change) and
+// aba takes about 10% less time (one-variant program: ur5 858 -> 775 ns, GU(30) 4700 -> 4150 ns).
+
 // [r]x M, column by column (r x m_j): 18 m + 9 a instead of a dense 3x3 product's 27 m + 18 a.
 template <class S> RBD_INLINE Mat3<S> skew_mul(const Vec3<S>& r, const Mat3<S>& M) {
   Mat3<S> out;
+#pragma GCC unroll 3
   for (int j = 0; j < 3; ++j) {
     out(0, j) = r[1] * M(2, j) - r[2] * M(1, j);
     out(1, j) = r[2] * M(0, j) - r[0] * M(2, j);
@@ -45,14 +51,18 @@ template <class S> RBD_INLINE Mat3<S> skew_mul(const Vec3<S>& r, const Mat3<S>& 
 // E^T A E for a symmetric A: A E, then only the upper triangle of E^T (A E), mirrored.
 template <class S> RBD_INLINE Mat3<S> mul3(const Mat3<S>& A, const Mat3<S>& B) {  // A B, inlined
   Mat3<S> out;
+#pragma GCC unroll 3
   for (int i = 0; i < 3; ++i)
+#pragma GCC unroll 3
     for (int j = 0; j < 3; ++j) out(i, j) = A(i, 0) * B(0, j) + A(i, 1) * B(1, j) + A(i, 2) * B(2, j);
   return out;
 }
 template <class S> RBD_INLINE Mat3<S> rotate_symmetric(const Mat3<S>& E, const Mat3<S>& A) {
   const Mat3<S> AE = mul3<S>(A, E);
   Mat3<S> out;
+#pragma GCC unroll 3
   for (int i = 0; i < 3; ++i)
+#pragma GCC unroll 3
     for (int j = i; j < 3; ++j) out(i, j) = out(j, i) = E(0, i) * AE(0, j) + E(1, i) * AE(1, j) + E(2, i) * AE(2, j);
   return out;
 }
@@ -75,7 +85,9 @@ template <class S> EIGEN_DONT_INLINE void congruence_add(const Transform<S>& X, 
   const Mat3<S> C = rotate_symmetric<S>(E, M.template bottomRightCorner<3, 3>());
   const Mat3<S> Y = skew_mul<S>(r, C);
   const Mat3<S> Z = skew_mul<S>(r, B.transpose());
+#pragma GCC unroll 3
   for (int i = 0; i < 3; ++i)
+#pragma GCC unroll 3
     for (int j = i; j < 3; ++j) {
       const int j1 = (j + 1) % 3, j2 = (j + 2) % 3;
       const S Yr = Y(i, j1) * r[j2] - Y(i, j2) * r[j1];                          // (y_i x r)_j
@@ -85,7 +97,9 @@ template <class S> EIGEN_DONT_INLINE void congruence_add(const Transform<S>& X, 
       acc(3 + i, 3 + j) += C(i, j);
       if (j != i) acc(3 + j, 3 + i) += C(i, j);
     }
+#pragma GCC unroll 3
   for (int i = 0; i < 3; ++i)
+#pragma GCC unroll 3
     for (int j = 0; j < 3; ++j) {
       const S T = B(i, j) + Y(i, j);                                             // T = B + rx C
       acc(i, 3 + j) += T;
@@ -213,7 +227,9 @@ template <class S> RBD_INLINE Vec6<S> inertia_times_screw(const Joint<S>& j, con
 // symmetric, and W U^T = U D^-1 U^T is too, since D^-1 is.
 template <class S, class WMat, class UMat>
 RBD_INLINE void subtract_symmetric(const Mat6<S>& IA, const WMat& W, const UMat& U, Mat6<S>& Ia) {
+#pragma GCC unroll 6
   for (int r = 0; r < 6; ++r)
+#pragma GCC unroll 6
     for (int c = r; c < 6; ++c) Ia(r, c) = Ia(c, r) = IA(r, c) - W.row(r).dot(U.row(c));
 }
 
