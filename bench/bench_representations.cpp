@@ -10,13 +10,14 @@
 // These functions are the suite's reference forms (they return Eigen matrices, so they
 // allocate); the timings say what that clarity costs beside the recursive algorithms.
 // Names: representations/<what>/<model>/n:NV. Inputs: a pool of seeded states rotated per
-// iteration. Every quantity timed here is gated at 40+ digits in Reference by
-// verify/test_representations_jacobians.cpp before anything is timed.
+// iteration. Every quantity timed here is gated at 40+ digits in Reference by `make verify`
+// (verify/test_representations_jacobians.cpp).
 //   rbdlab_bench_representations [Google Benchmark flags]
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
 #include <cstdio>
+#include <deque>
 #include <string>
 #include <vector>
 
@@ -38,10 +39,10 @@ struct Robot {
 };
 
 const Robot& robot(const std::string& name) {
-  static std::vector<Robot> robots;
+  static std::deque<Robot> robots;  // a deque: references stay valid as robots are added
   for (const Robot& r : robots)
     if (r.name == name) return r;
-  Robot r{name, cases::urdf_robot(name).model, {}};
+  Robot r{name, cases::urdf_robot(name).model, {}, {}};
   for (int s = 1; s <= kPool; ++s) r.pool.push_back(cases::random_state(r.model, static_cast<std::uint64_t>(s)));
   if (ts::has_floating_base(r.model))
     for (cases::State& x : r.pool) {

@@ -81,7 +81,6 @@ struct TreePattern {
   }
   int size() const { return static_cast<int>(lambda.size()); }
   int nonzeros() const { return row_start.back(); }  // n + D1
-  int operator[](int k) const { return lambda[k]; }
   int depth(int k) const { return row_start[k + 1] - row_start[k]; }
 };
 
