@@ -96,7 +96,9 @@ int run_verify(const Args& a) {
     for (const auto& r : records)
       std::cout << std::left << std::setw(36) << (r.family + "/" + r.variant) << std::right << std::setprecision(1)
                 << std::setw(8) << r.exact_digits << std::setw(12) << r.err_eps_max << std::setw(12)
-                << r.err_eps_mean << std::setw(12) << r.budget_eps << "  " << (r.pass ? "pass" : "FAIL") << "\n";
+                << r.err_eps_mean << std::setw(12) << r.budget_eps << "  " << (r.pass ? "pass" : "FAIL")
+                << (r.fallback_to.empty() ? "" : "  (ran " + r.fallback_to + ": no DH form)")
+                << (r.non_finite.empty() ? "" : "  non-finite: " + r.non_finite) << "\n";
     std::cout << "\nidentities (Reference, >= 40 digits):\n";
     for (const auto& r : ids)
       std::cout << "  " << std::left << std::setw(52) << r.name << std::right << std::setw(6) << std::setprecision(1)

@@ -26,7 +26,9 @@ int main(int argc, char** argv) {
           all_pass = all_pass && r.pass;
           std::cout << r.family << "/" << r.variant << " " << r.case_id << ": max " << r.err_eps_max << " eps, mean "
                     << r.err_eps_mean << " eps, exact digits " << r.exact_digits << "; vs typical size "
-                    << r.err_eps_vs_typical_max << " eps (budget " << r.budget_eps << ")" << (r.pass ? "" : "  FAIL")
+                    << r.err_eps_vs_typical_max << " eps (budget " << r.budget_eps << ", " << r.budget_rule << ")"
+                    << (r.fallback_to.empty() ? "" : "; ran " + r.fallback_to)
+                    << (r.non_finite.empty() ? "" : "; NON-FINITE: " + r.non_finite) << (r.pass ? "" : "  FAIL")
                     << "\n";
         });
       }
@@ -39,7 +41,10 @@ int main(int argc, char** argv) {
   write_json_atomically(path, {{"what", "accuracy of each variant in double vs Reference"},
                                {"eps", std::numeric_limits<double>::epsilon()},
                                {"digits_required", 40},
-                               {"budget_rule", "16*(depth+1); factorization and forward_dynamics: cond2(H)*(32*(depth+1)+4*nv), cond_H_max in each record"},
+                               {"budget_rules", {{"recursion", "16*(depth+1)"},
+                                                 {"solve_with_H", "cond2(H)*(32*(depth+1)+4*nv), cond_H_max in the record"},
+                                                 {"articulated_solves", "32*(depth+1)*max_i cond2(D_i), cond_D_max in the record"}}},
+                               {"budget_derivations", "verify/support/budgets.hpp"},
                                {"budget_measured_against", "RMS over seeds of ||x_ref|| (typical output size)"},
                                {"records", records}});
   std::cout << "wrote " << path.string() << "\n"

@@ -49,6 +49,10 @@ std::string g(double x, int digits = 4) {
   return b;
 }
 
+// For max_element over measured series: NaN counts as the largest, so a NaN is what a
+// maximum reports (and the gate, reading null, rejects), never silently skipped.
+bool nan_last(double a, double b) { return !std::isnan(a) && (std::isnan(b) || a < b); }
+
 struct Ledger {
   json records = json::array(), discrepancies = json::array();
   void check(const std::string& quantity, const std::string& source, const json& published, const std::string& rbdlab,
@@ -162,6 +166,12 @@ json part_planar(roundoff::Outcome& out, Ledger& L) {
       std::sort(e.begin(), e.end());
       median[i] = e[e.size() / 2];
     }
+    for (size_t i = 0; i < mags.size(); ++i)
+      if (!std::isfinite(mean[i]) || !std::isfinite(mx[i]) || !std::isfinite(rel[i]))
+        out.fail(std::string("planar body: ") + solver_name(s) + " gives NaN/inf at |c| = " + g(mags[i]));
+    const std::string sid = std::string("planar_body/solver/") + solver_name(s);
+    out.figures.error(sid + "/err_at_C_eps_max", *std::max_element(mx.begin(), mx.end(), nan_last), "eps");
+    out.figures.error(sid + "/rel_err_aO_book_c", relative_error_aO(100, 10, s), "1");
     per_solver[solver_name(s)] = {
         {"err_at_C_eps_mean", roundoff::sig4(mean)}, {"err_at_C_eps_median", roundoff::sig4(median)},
         {"err_at_C_eps_max", roundoff::sig4(mx)}, {"err_at_C_eps_book_direction", roundoff::sig4(book_dir)},
@@ -176,6 +186,7 @@ json part_planar(roundoff::Outcome& out, Ledger& L) {
   // solve leaves an error at C of order |c|^2 eps_R (the growth measured in double) <= 1e6 *
   // 1e-49 at |c| = 1000, so anything above 1e-40 means a wrong formula, not round-off.
   if (!(worst_residual < Reference("1e-40"))) out.fail("planar body: closed form off by " + worst_residual.str(3));
+  out.figures.error("planar_body/closed_form_residual_max", static_cast<double>(worst_residual), "1");
   // The forward-dynamics family's own variants on the body as an rbdlab model.
   const FamilyEntry& fd = forward_dynamics_family();
   json variants = json::object();
@@ -214,7 +225,9 @@ json part_planar(roundoff::Outcome& out, Ledger& L) {
           system<Reference>(cx, cy, IO, rhs);
           const Reference bound = cond2_spd<Reference>(MatX<Reference>(IO)) * 76 * std::numeric_limits<Reference>::epsilon();
           const Reference d = rel_diff(v.in_reference(mr, xr, wr), exact);
-          worst_ref_ratio = std::max(worst_ref_ratio, static_cast<double>(d / bound));
+          // NaN compares false both ways: the test below fails it; the max keeps it visible.
+          const double ratio = static_cast<double>(d / bound);
+          worst_ref_ratio = std::isfinite(ratio) ? std::max(worst_ref_ratio, ratio) : ratio;
           if (!(d <= bound))
             out.fail("planar body: " + std::string(v.name) + " in Reference off the closed form by " + d.str(3) +
                      " at |c| = " + g(mags[i]));
@@ -222,7 +235,12 @@ json part_planar(roundoff::Outcome& out, Ledger& L) {
       }
       at_c[i] = sc;
       rel[i] = sr;
+      if (!std::isfinite(sc) || !std::isfinite(sr))
+        out.fail("planar body: " + std::string(v.name) + " in double gives NaN/inf at |c| = " + g(mags[i]));
     }
+    const std::string vid = "planar_body/fd/" + std::string(v.name);
+    out.figures.error(vid + "/err_at_C_eps_mean_max", *std::max_element(at_c.begin(), at_c.end(), nan_last), "eps");
+    out.figures.error(vid + "/rel_err_qdd_eps_mean_max", *std::max_element(rel.begin(), rel.end(), nan_last), "eps");
     variants[std::string(v.name)] = {{"err_at_C_eps_mean", roundoff::sig4(at_c)}, {"rel_err_qdd_eps_mean", roundoff::sig4(rel)},
                                      {"fit_above_10", fit_loglog(mags, at_c, 10, 1000).to_json()},
                                      {"fit_rel_qdd_above_10", fit_loglog(mags, rel, 10, 1000).to_json()}};
@@ -252,6 +270,7 @@ json part_planar(roundoff::Outcome& out, Ledger& L) {
           "Featherstone section 10.1 ('about one part in 10^12')", "1e-12", g(llt["rel_err_aO_book_c"], 3), about,
           "Cholesky's ||a_O - exact||_inf / ||exact||_inf rounds to 10^-12 in log10",
           "per solver: " + rel);
+  out.figures.error("planar_body/fd_reference_error_over_bound_max", worst_ref_ratio, "bound");
   return {{"c_magnitudes", mags}, {"directions", dirs.size()}, {"book_direction", {100 / nb, 10 / nb}},
           {"solvers", per_solver}, {"fd_variants", variants}, {"closed_form_residual_max", worst_residual.str(3)},
           {"fd_reference_error_over_bound_max", worst_ref_ratio}};
@@ -287,10 +306,15 @@ json part_sensitivity(roundoff::Outcome& out, Ledger& L) {
   json variants = json::object();
   for (const VariantEntry& v : forward_dynamics_family().variants) {
     if (!v.applicable_in_double(md)) continue;
-    const double digits = exact_digits(rel_diff(v.in_reference(mr, xr, wr), qdd_a));
+    const double digits = exact_digits(rel_diff(v.in_reference(mr, xr, wr), qdd_a));  // 0 for NaN/inf
     // 40 digits, as gate 1: cond2(H) = 725 costs ~3 of the Reference scalar's 50.
     if (digits < roundoff::kCrossDigitsGate) out.fail("zigzag: " + std::string(v.name) + " in Reference off aba's by " + g(digits));
-    variants[std::string(v.name)] = {{"err_eps", error_in_eps(v.in_double(md, xd, wd), qdd_a)}, {"reference_digits", digits}};
+    const double err = error_in_eps(v.in_double(md, xd, wd), qdd_a);
+    if (!std::isfinite(err)) out.fail("zigzag: " + std::string(v.name) + " in double gives NaN/inf");
+    const std::string id = "sensitivity/" + std::string(v.name);
+    out.figures.error(id + "/err_eps", err, "eps");
+    out.figures.digits(id + "/reference_digits", digits, roundoff::kCrossDigitsGate);
+    variants[std::string(v.name)] = {{"err_eps", err}, {"reference_digits", digits}};
   }
   const double fe = static_cast<double>(force_err), ae = static_cast<double>(acc_err);
   L.check("zigzag: largest relative error of the rounded forces tau_a", "Featherstone section 10.2 ('accurate to better than 0.5%')",
@@ -388,6 +412,7 @@ int main(int argc, char** argv) {
     std::cerr << "roundoff_study: " << e.what() << "\n";
     return 2;
   }
+  j["gated_figures"] = out.figures.list;
   j["reproductions"] = L.records;
   j["discrepancies"] = L.discrepancies;
   j["pass"] = out.ok;

@@ -31,6 +31,12 @@ struct AbaDh {
   static constexpr bool dh_frames = true;  // counted on cases::gu_dh too (verify/opcounts.cpp)
   template <class S> static bool applicable(const Model<S>&) { return true; }
 
+  // A model off the fast path (no DH form, or a joint that is not revolute) is handed to aba
+  // (see rnea_dh's fallback_to).
+  template <class S> static std::string_view fallback_to(const Model<S>& model) {
+    return fast_path(model, DhFrames<S>::try_build(model)) ? std::string_view() : Aba::name;
+  }
+
   template <class S> static bool fast_path(const Model<S>& model, const DhFrames<S>& dh) {
     if (!dh.expressible) return false;
     for (const auto& j : model.joint)

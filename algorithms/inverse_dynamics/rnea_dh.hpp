@@ -52,6 +52,11 @@ struct RneaDh {
   static constexpr std::string_view complexity = "O(n)";
   static constexpr bool dh_frames = true;  // counted on cases::gu_dh too (verify/opcounts.cpp)
   template <class S> static bool applicable(const Model<S>&) { return true; }
+  // A model with no DH form is handed to rnea_spatial; callers that report results per variant
+  // (the accuracy sweep, the report) say so instead of crediting rnea_dh with them.
+  template <class S> static std::string_view fallback_to(const Model<S>& model) {
+    return DhFrames<S>::try_build(model).expressible ? std::string_view() : RneaSpatial::name;
+  }
 
   template <class S>
   static void run(const Model<S>& model, const VecX<S>& q, const VecX<S>& qd, const VecX<S>& qdd,

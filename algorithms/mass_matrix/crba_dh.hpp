@@ -49,6 +49,10 @@ struct CrbaDh {
   static constexpr std::string_view complexity = "O(nd)";
   static constexpr bool dh_frames = true;  // counted on cases::gu_dh too (verify/opcounts.cpp)
   template <class S> static bool applicable(const Model<S>&) { return true; }
+  // A model with no DH form is handed to crba (see rnea_dh's fallback_to).
+  template <class S> static std::string_view fallback_to(const Model<S>& model) {
+    return DhFrames<S>::try_build(model).expressible ? std::string_view() : Crba::name;
+  }
 
   template <class S>
   static void run(const Model<S>& model, const VecX<S>& q, MatX<S>& H, Workspace<S>& ws) {

@@ -10,22 +10,20 @@
 // Error measure: normwise relative error ||x_double - x_ref||_F / ||x_ref||_F in units of
 // eps = 2^-52, reported as max / mean / rms over the seeds and the worst seed.
 //
-// Budget: the error is held to budget_eps = 16 * (depth + 1), measured against the typical
-// output size of the case (the RMS of ||x_ref|| over the seeds) rather than this seed's own
-// ||x_ref||. Why: in a forward error analysis of the tree recursions, each level of the tree
-// applies one transform and one accumulation to every propagated vector, each costing a few
-// eps of relative error in the terms it carries (a 3x3 product and a cross product: at most
-// ~8 roundings per component), so the absolute errors in v, a and f grow at most linearly
-// with depth d, relative to the size of the terms (+1 for the final projection S^T f).
-// tau_i and H_ij gather up to nv such terms, but their sum is also nv times larger, so the
-// error relative to the size of the output stays O(d eps) unless the sum cancels. The size
-// of the terms is what the typical output measures; a seed whose output happens
-// to nearly cancel (tau ~ 0 when gravity balances inertia) has a large *relative* error
-// that says nothing about the algorithm, and is reported (err_eps_*) but not gated. The
-// ratio typical / ||x_ref|| of the worst seed is recorded as `cancellation`.
-// 16 * (d + 1) is that first-order bound with its constant rounded up; it is not a measured
-// number loosened to pass. Families that solve with H supply their own budget
-// (verify/support/families.hpp, solve_budget_eps).
+// Budget: the error is held to budget_eps, measured against the typical output size of the
+// case (the RMS of ||x_ref|| over the seeds) rather than this seed's own ||x_ref||: a seed
+// whose output happens to nearly cancel (tau ~ 0 when gravity balances inertia) has a large
+// *relative* error that says nothing about the algorithm, and is reported (err_eps_*) but not
+// gated. The ratio typical / ||x_ref|| of the worst seed is recorded as `cancellation`. The
+// budget rules (recursion, solve_with_H, articulated_solves) and their derivations are in
+// verify/support/budgets.hpp; each record names its rule. The budgets are a-priori bounds,
+// not regression limits: the regression gate (tools/gate.py) holds err_eps_max, err_eps_mean
+// and exact_digits to the committed baselines.
+//
+// Non-finite results fail: a NaN or inf in a variant's output in double or in Reference (or
+// in the oracle's) fails the record, with `non_finite` naming the scalar and the seed, and
+// its error figures written as null. Comparisons with NaN are false, so every figure is
+// checked with std::isfinite before it is compared.
 #include <functional>
 #include <string>
 
@@ -42,10 +40,15 @@ struct AccuracyRecord {
   int n = 0, depth = 0, seeds = 0, worst_seed = 0;
   double exact_digits = 0, err_eps_max = 0, err_eps_mean = 0, err_eps_rms = 0;
   double cancellation = 1, err_eps_vs_typical_max = 0, budget_eps = 0;
-  double cond_H_max = -1;  // only for families whose budget scales with cond(H)
+  std::string budget_rule;
+  double cond_H_max = -1, cond_D_max = -1;  // the conditioning the budget rule used, if any
+  std::string fallback_to;                  // the variant that ran instead ("" = its own code)
+  std::string non_finite;                   // where a NaN/inf appeared ("" = none)
   bool pass = false;
 };
 
+// NaN and inf become null in JSON (nlohmann writes non-finite doubles as null), which the
+// regression gate rejects.
 inline nlohmann::json to_json(const AccuracyRecord& r) {
   nlohmann::json j = {{"family", r.family}, {"variant", r.variant}, {"case", r.case_id},
                       {"n", r.n}, {"depth", r.depth}, {"scalar", "double"},
@@ -53,8 +56,11 @@ inline nlohmann::json to_json(const AccuracyRecord& r) {
                       {"err_eps_mean", r.err_eps_mean}, {"err_eps_rms", r.err_eps_rms},
                       {"worst_seed", r.worst_seed}, {"cancellation", r.cancellation},
                       {"err_eps_vs_typical_max", r.err_eps_vs_typical_max}, {"seeds", r.seeds},
-                      {"budget_eps", r.budget_eps}, {"pass", r.pass}};
+                      {"budget_eps", r.budget_eps}, {"budget_rule", r.budget_rule}, {"pass", r.pass}};
   if (r.cond_H_max >= 0) j["cond_H_max"] = r.cond_H_max;
+  if (r.cond_D_max >= 0) j["cond_D_max"] = r.cond_D_max;
+  if (!r.fallback_to.empty()) j["fallback_to"] = r.fallback_to;
+  if (!r.non_finite.empty()) j["non_finite"] = r.non_finite;
   return j;
 }
 

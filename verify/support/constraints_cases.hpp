@@ -108,7 +108,12 @@ inline Vec6<R> row6(const std::array<R, 6>& a) {
 }
 
 // Agreement in significant digits: -log10(|x - y|_inf / max(1, |y|_inf)), capped at 50.
-template <class A, class B> double digits(const A& x, const B& y) {
+// Agreeing digits of x and y (relative to max(1, |y|_inf)); none (0) when either holds a NaN
+// or inf, which maxCoeff and std::min would otherwise drop.
+template <class A, class B> double digits(const A& xe, const B& ye) {
+  const MatX<R> x = xe, y = ye;  // evaluated: the arguments may be expressions
+  for (Eigen::Index k = 0; k < x.size(); ++k)
+    if (!boost::multiprecision::isfinite(x.data()[k]) || !boost::multiprecision::isfinite(y.data()[k])) return 0.0;
   const R scale = std::max(R(1), R(y.cwiseAbs().maxCoeff()));
   const R err = R((x - y).cwiseAbs().maxCoeff()) / scale;
   if (err == 0) return 50.0;

@@ -1,17 +1,19 @@
 #pragma once
 // One uniform view of every family for the gates and the sweep: the variants to run, how to
-// evaluate one of them on a state, and what the independent oracle says. A new family adds
-// one struct here and joins `AllFamilies`; a new variant only joins its family's list.
+// evaluate one of them on a state, and what the independent oracle says. A family's variants
+// are held to the recursion budget unless it says otherwise (budget_rule<V>, budgets.hpp).
+// A new family adds one struct here and joins `AllFamilies`; a new variant only joins its
+// family's list.
 #include <string_view>
 #include <tuple>
-
-#include <Eigen/Eigenvalues>
+#include <type_traits>
 
 #include "bias/variants.hpp"
 #include "factorization/variants.hpp"
 #include "forward_dynamics/variants.hpp"
 #include "inverse_dynamics/variants.hpp"
 #include "mass_matrix/variants.hpp"
+#include "verify/support/budgets.hpp"
 #include "verify/support/state.hpp"
 
 namespace rbd::verify {
@@ -49,34 +51,6 @@ struct BiasFamily {
   }
 };
 
-// cond2(H(q)) = lambda_max / lambda_min of the CRBA's H in double (self-adjoint
-// eigen-decomposition), maximised over the states of seeds 1..seeds: the amplification of
-// relative perturbations of H and of the right-hand side into the solution of H x = b.
-inline double max_cond_H(const Model<double>& md, int seeds) {
-  Workspace<double> ws(md);
-  MatX<double> H = MatX<double>::Zero(md.nv, md.nv);
-  double worst = 1;
-  for (int seed = 1; seed <= seeds; ++seed) {
-    Crba::run<double>(md, cases::random_state(md, seed).q, H, ws);
-    const VecX<double> ev = Eigen::SelfAdjointEigenSolver<MatX<double>>(H, Eigen::EigenvaluesOnly).eigenvalues();
-    worst = std::max(worst, ev[ev.size() - 1] / ev[0]);
-  }
-  return worst;
-}
-
-// Accuracy-sweep budget (in eps, against the typical size of the solution) for a family that
-// solves with H: the computed x solves (H + dH) x = b + db exactly, and
-// ||x - x*|| / ||x*|| <= cond2(H) (||dH|| / ||H|| + ||db|| / ||b||) to first order. The
-// recursions give H, C and tau to 16 (d + 1) eps each relative to the size of their terms
-// (accuracy_sweep.cpp's bound, twice: once for H, once for the right-hand side), and a
-// Cholesky-type factorization and solve adds a backward error of at most ~4 nv eps ||H||
-// in the normwise sense (Higham, Accuracy and Stability, Thm. 10.4, with the constant of
-// its gamma_{3n+1} rounded up). Hence cond2(H) * (32 (d + 1) + 4 nv), with cond2 the worst over
-// the sweep's seeds. It is an upper bound from first principles, not fitted to the data.
-inline double solve_budget_eps(const Model<double>& md, int seeds) {
-  return max_cond_H(md, seeds) * (32.0 * (md.depth() + 1) + 4.0 * md.nv);
-}
-
 // Factor H(q) (from the CRBA, in the same scalar) and solve H x = tau. The measured error in
 // double is that of the whole pipeline (H's own round-off included), amplified by cond(H).
 struct FactorizationFamily {
@@ -91,7 +65,7 @@ struct FactorizationFamily {
     V::template run<S>(m, H, x.tau, sol, fws);
     return sol;
   }
-  static double budget_eps(const Model<double>& md, int seeds) { return solve_budget_eps(md, seeds); }
+  template <class V> static constexpr BudgetRule budget_rule = BudgetRule::solve_with_H;
 };
 
 // qdd = FD(q, qd, tau, f_ext). The variants need a ForwardDynamicsWorkspace (a Workspace plus
@@ -106,7 +80,19 @@ struct ForwardDynamicsFamily {
     V::template run<S>(m, x.q, x.qd, x.tau, &x.f_ext, qdd, fws);
     return qdd;
   }
-  static double budget_eps(const Model<double>& md, int seeds) { return solve_budget_eps(md, seeds); }
+  // Which a-priori bound fits how each variant computes (verify/support/budgets.hpp): the
+  // articulated-body variants solve only with the joints' D_i, the CRBA routes with H.
+  template <class V> static consteval BudgetRule rule_for() {
+    if constexpr (std::is_same_v<V, CrbaLtdl> || std::is_same_v<V, CrbaLltDense>) {
+      return BudgetRule::solve_with_H;
+    } else {
+      static_assert(std::is_same_v<V, Aba> || std::is_same_v<V, AbaDh> || std::is_same_v<V, AbaImplicit> ||
+                        std::is_same_v<V, AbaFloating>,
+                    "a new forward-dynamics variant: say here which budget rule of budgets.hpp fits it");
+      return BudgetRule::articulated_solves;
+    }
+  }
+  template <class V> static constexpr BudgetRule budget_rule = rule_for<V>();
 };
 
 using AllFamilies = std::tuple<InverseDynamicsFamily, MassMatrixFamily, BiasFamily, FactorizationFamily,

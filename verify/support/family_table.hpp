@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "reference/reference_scalar.hpp"
+#include "verify/support/budgets.hpp"
 #include "verify/support/state.hpp"
 
 namespace rbd::verify {
@@ -31,6 +32,12 @@ struct VariantEntry {
   ApplicableFn<Reference> applicable_in_reference;
   EvaluateFn<double> in_double;
   EvaluateFn<Reference> in_reference;
+  // The a-priori accuracy budget that fits how the variant computes (budgets.hpp).
+  BudgetRule budget_rule;
+  // The variant this one hands the model to ("" when it runs its own code on it): the DH
+  // variants fall back to the general ones on models with no DH form. A record on such a
+  // model measures the other variant, and says so (issue 13, "honest fallbacks").
+  std::string_view (*fallback_to)(const Model<double>&);
 };
 
 struct FamilyEntry {
@@ -38,10 +45,6 @@ struct FamilyEntry {
   std::vector<VariantEntry> variants;
   // What the independent oracle (reference/) says the family's value is, in Reference.
   MatX<Reference> (*oracle)(const Model<Reference>&, const StateOf<Reference>&);
-  // The accuracy budget in eps (verify/support/accuracy.hpp explains both rules).
-  double (*budget_eps)(const Model<double>&, int seeds);
-  // True for the families that solve with H, whose budget scales with cond2(H).
-  bool budget_scales_with_cond_H;
 };
 
 // The variant of `family` called `name`; a test asking for a variant that is not there is a

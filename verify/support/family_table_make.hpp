@@ -8,9 +8,10 @@
 
 namespace rbd::verify {
 
-template <class Family> double family_budget_eps(const Model<double>& m, int seeds) {
-  if constexpr (requires { Family::budget_eps(m, seeds); }) return Family::budget_eps(m, seeds);
-  else return 16.0 * (m.depth() + 1);
+// The family's budget rule for V (families.hpp), the recursion rule when it names none.
+template <class Family, class V> constexpr BudgetRule budget_rule_of() {
+  if constexpr (requires { Family::template budget_rule<V>; }) return Family::template budget_rule<V>;
+  else return BudgetRule::recursion;
 }
 
 template <class Family, class V> VariantEntry make_variant_entry() {
@@ -22,12 +23,16 @@ template <class Family, class V> VariantEntry make_variant_entry() {
           },
           [](const Model<Reference>& m, const StateOf<Reference>& x, Workspace<Reference>& ws) {
             return Family::template evaluate<V, Reference>(m, x, ws);
+          },
+          budget_rule_of<Family, V>(),
+          [](const Model<double>& m) -> std::string_view {
+            if constexpr (requires { V::template fallback_to<double>(m); }) return V::template fallback_to<double>(m);
+            else return {};
           }};
 }
 
 template <class Family> FamilyEntry make_family_entry() {
-  FamilyEntry e{Family::name, {}, &oracle_value<Family>, &family_budget_eps<Family>,
-                requires(const Model<double>& m) { Family::budget_eps(m, 1); }};
+  FamilyEntry e{Family::name, {}, &oracle_value<Family>};
   for_each_type<typename Family::Variants>([&]<class V>() { e.variants.push_back(make_variant_entry<Family, V>()); });
   return e;
 }

@@ -145,7 +145,9 @@ inline double error_in_eps(const MovingFrame<double>& x, const MovingFrame<Refer
   return static_cast<double>(Reference((a - b).norm() / b.norm())) / std::numeric_limits<double>::epsilon();
 }
 
+// Agreeing digits; a NaN/inf difference agrees to none (std::min would drop the NaN).
 inline double digits_of(const Reference& rel) {
+  if (!boost::multiprecision::isfinite(rel)) return 0.0;
   if (rel == 0) return 50.0;
   return std::min(50.0, -static_cast<double>(log10(rel)));
 }

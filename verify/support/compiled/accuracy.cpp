@@ -1,14 +1,12 @@
-// Gate 3's measurement of one family on one model; the error measure and the budgets are
-// explained in verify/support/accuracy.hpp.
+// Gate 3's measurement of one family on one model; the error measure is explained in
+// verify/support/accuracy.hpp, the budgets in verify/support/budgets.hpp.
 #include "verify/support/accuracy.hpp"
 
-#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <vector>
 
 #include "cases/states.hpp"
-#include "verify/support/families.hpp"  // max_cond_H
 #include "verify/support/metrics.hpp"
 
 namespace rbd::verify {
@@ -20,27 +18,15 @@ void measure_accuracy(const FamilyEntry& family, const std::string& case_id, con
   Workspace<double> wd(md);
   Workspace<Reference> wr(mr);
   std::vector<MatX<Reference>> truth;
-  for (int seed = 1; seed <= digit_seeds; ++seed)
+  std::string oracle_non_finite;
+  for (int seed = 1; seed <= digit_seeds; ++seed) {
     truth.push_back(family.oracle(mr, cast_state<Reference>(mr, cases::random_state(md, seed))));
-  const double cond_H = family.budget_scales_with_cond_H ? max_cond_H(md, seeds) : -1;
-  const double budget = family.budget_eps(md, seeds);
+    if (oracle_non_finite.empty() && !all_finite(truth.back()))
+      oracle_non_finite = "the oracle's value has NaN/inf at seed " + std::to_string(seed);
+  }
+  Conditioning conditioning{md, seeds};
   for (const VariantEntry& v : family.variants) {
     if (!v.applicable_in_double(md)) continue;
-    std::vector<double> abs_err(seeds), size(seeds);
-    double digits = 50;
-    for (int seed = 1; seed <= seeds; ++seed) {
-      const cases::State s = cases::random_state(md, seed);
-      const auto xr = cast_state<Reference>(mr, s);
-      const MatX<Reference> ref = v.in_reference(mr, xr, wr);
-      if (seed <= digit_seeds) digits = std::min(digits, exact_digits(rel_diff(ref, truth[seed - 1])));
-      const MatX<double> dbl = v.in_double(md, cast_state<double>(md, s), wd);
-      const MatX<Reference> diff = dbl.unaryExpr([](double x) { return Reference(x); }) - ref;
-      abs_err[seed - 1] = static_cast<double>(diff.norm()) / eps;
-      size[seed - 1] = static_cast<double>(ref.norm());
-    }
-    double typical = 0;
-    for (double x : size) typical += x * x / seeds;
-    typical = std::sqrt(typical);
     AccuracyRecord r;
     r.family = std::string(family.name);
     r.variant = std::string(v.name);
@@ -48,25 +34,59 @@ void measure_accuracy(const FamilyEntry& family, const std::string& case_id, con
     r.n = md.nv;
     r.depth = md.depth();
     r.seeds = seeds;
+    r.fallback_to = std::string(v.fallback_to(md));
+    r.non_finite = oracle_non_finite;
+    std::vector<double> abs_err(seeds), size(seeds);
+    double digits = 50;
+    for (int seed = 1; seed <= seeds; ++seed) {
+      const cases::State s = cases::random_state(md, seed);
+      const auto xr = cast_state<Reference>(mr, s);
+      const MatX<Reference> ref = v.in_reference(mr, xr, wr);
+      const MatX<double> dbl = v.in_double(md, cast_state<double>(md, s), wd);
+      const std::string where = " at seed " + std::to_string(seed);
+      if (r.non_finite.empty() && !all_finite(ref)) r.non_finite = "Reference result has NaN/inf" + where;
+      if (r.non_finite.empty() && !all_finite(dbl)) r.non_finite = "double result has NaN/inf" + where;
+      if (seed <= digit_seeds) {
+        const double dg = exact_digits(rel_diff(ref, truth[seed - 1]));  // 0 for a NaN/inf difference
+        if (dg < digits) digits = dg;
+      }
+      const MatX<Reference> diff = dbl.unaryExpr([](double x) { return Reference(x); }) - ref;
+      abs_err[seed - 1] = static_cast<double>(diff.norm()) / eps;
+      size[seed - 1] = static_cast<double>(ref.norm());
+      if (r.non_finite.empty() && !(std::isfinite(abs_err[seed - 1]) && std::isfinite(size[seed - 1])))
+        r.non_finite = "error or output size overflows double" + where;
+    }
     r.exact_digits = digits;
+    r.budget_rule = std::string(rule_name(v.budget_rule));
+    r.budget_eps = budget_eps(v.budget_rule, conditioning);
+    if (v.budget_rule == BudgetRule::solve_with_H) r.cond_H_max = conditioning.H();
+    if (v.budget_rule == BudgetRule::articulated_solves) r.cond_D_max = conditioning.D();
+    if (!r.non_finite.empty()) {
+      // No error figure means anything; NaN is written as null, which the gate rejects.
+      r.err_eps_max = r.err_eps_mean = r.err_eps_rms = r.err_eps_vs_typical_max = std::nan("");
+      r.pass = false;
+      sink(r);
+      continue;
+    }
+    double typical = 0;
+    for (double x : size) typical += x * x / seeds;
+    typical = std::sqrt(typical);
     double sum_e = 0, sum_e2 = 0;
     for (int k = 0; k < seeds; ++k) {
       const double e = size[k] > 0 ? abs_err[k] / size[k] : abs_err[k];
-      if (e > r.err_eps_max) {
+      if (e > r.err_eps_max) {  // every e is finite here
         r.err_eps_max = e;
         r.worst_seed = k + 1;
         r.cancellation = size[k] > 0 ? typical / size[k] : 0;
       }
       sum_e += e;
       sum_e2 += e * e;
-      r.err_eps_vs_typical_max =
-          std::max(r.err_eps_vs_typical_max, typical > 0 ? abs_err[k] / typical : abs_err[k]);
+      const double vs_typical = typical > 0 ? abs_err[k] / typical : abs_err[k];
+      if (vs_typical > r.err_eps_vs_typical_max) r.err_eps_vs_typical_max = vs_typical;
     }
     r.err_eps_mean = sum_e / seeds;
     r.err_eps_rms = std::sqrt(sum_e2 / seeds);
-    r.budget_eps = budget;
-    r.cond_H_max = cond_H;
-    r.pass = r.err_eps_vs_typical_max <= budget && digits >= kExactDigitsGate;
+    r.pass = r.err_eps_vs_typical_max <= r.budget_eps && digits >= kExactDigitsGate;
     sink(r);
   }
 }

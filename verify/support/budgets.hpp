@@ -1,0 +1,129 @@
+#pragma once
+// The a-priori accuracy budgets of gate 3 (DESIGN.md section 2), one rule per way of
+// computing. A budget is a first-order bound in units of eps = 2^-52 on
+// ||x_double - x_ref|| / typical ||x_ref|| (verify/support/accuracy.hpp); it is derived, not
+// fitted, and it is NOT what catches a regression: a variant that gets 10x worse while staying
+// under its bound is caught by the regression gate, which holds every measured figure to its
+// committed baseline (tools/gate.py). Each rule, and why it fits the variants it is used for:
+//
+// recursion: 16 (d + 1). The tree recursions (RNEA, CRBA, the bias) apply one transform and
+//   one accumulation per level of the tree to every propagated vector, a few roundings each
+//   (a 3x3 product and a cross product: at most ~8 per component), so their absolute errors
+//   grow at most linearly with the depth d relative to the size of the terms (+1 for the final
+//   projection S^T f). The constant 16 is that count rounded up.
+//
+// solve_with_H: cond2(H) (32 (d + 1) + 4 nv). For the routes that form H and C and solve
+//   H x = b (the factorizations, crba_ltdl, crba_llt_dense): the computed x solves
+//   (H + dH) x = b + db exactly with ||dH|| / ||H|| and ||db|| / ||b|| each <= 16 (d + 1) eps
+//   (the recursion bound, twice) plus the factorization's backward error <= ~4 nv eps ||H||
+//   (Higham, Accuracy and Stability, Thm. 10.4, the constant of gamma_{3n+1} rounded up), and
+//   ||x - x*|| / ||x*|| <= cond2(H) (||dH|| / ||H|| + ||db|| / ||b||) to first order.
+//
+// articulated_solves: 32 (d + 1) max_i cond2(D_i). For the articulated-body variants (aba,
+//   aba_dh, aba_implicit, aba_floating). They never form or factor H: their only solves are
+//   with D_i = S_i^T I^A_i S_i, one per joint (Table 7.1, Eq. 7.40's D_i^-1; Table 7.2's K_i
+//   is a congruence of the same I^A_i), of size nv(joint) <= 6, and every other operation is a
+//   transform, an accumulation or a rank-n_i Schur update of the recursion kind. So ABA's
+//   error is the recursion bound -- counted for its three passes as 32 (d + 1) -- amplified
+//   by the conditioning of the joint solves, which is 1 for every 1-DoF joint. cond2(H) is
+//   the wrong scale for it: H's conditioning measures how a perturbation of tau in its worst
+//   direction moves qdd, and ABA's roundings do not line up with that direction. The round-off
+//   study measures it (reports/accuracy_studies.md): on chains with cond2(H) ~ 1e8 ABA's error
+//   stays at tens of eps and grows with n like a recursion's (fitted slopes of error vs
+//   cond2(H) ~0.2 for the ABA variants, ~0.85 for the CRBA routes). This bound rests on the
+//   first-order model above, not on a proof that the oblique projections 1 - S D^-1 U^T of
+//   the forward pass never amplify; the sweep and the round-off study check it on every case
+//   and report measured / budget.
+#include <Eigen/Eigenvalues>
+#include <algorithm>
+#include <stdexcept>
+#include <string_view>
+
+#include "cases/states.hpp"
+#include "forward_dynamics/aba.hpp"
+#include "mass_matrix/crba.hpp"
+
+namespace rbd::verify {
+
+enum class BudgetRule { recursion, solve_with_H, articulated_solves };
+
+inline std::string_view rule_name(BudgetRule r) {
+  switch (r) {
+    case BudgetRule::recursion: return "recursion";
+    case BudgetRule::solve_with_H: return "solve_with_H";
+    case BudgetRule::articulated_solves: return "articulated_solves";
+  }
+  return "?";
+}
+
+inline std::string_view rule_formula(BudgetRule r) {
+  switch (r) {
+    case BudgetRule::recursion: return "16 (d + 1)";
+    case BudgetRule::solve_with_H: return "cond2(H) (32 (d + 1) + 4 nv)";
+    case BudgetRule::articulated_solves: return "32 (d + 1) max_i cond2(D_i)";
+  }
+  return "?";
+}
+
+// lambda_max / lambda_min of a symmetric positive definite matrix, by Eigen's self-adjoint
+// eigensolver (the symmetric part is taken: D_i^-1 is symmetric only to round-off).
+template <class M> double cond2_spd_double(const M& A) {
+  const Eigen::MatrixXd Ad = (A + A.transpose()) / 2;
+  const Eigen::VectorXd ev = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(Ad, Eigen::EigenvaluesOnly).eigenvalues();
+  if (!(ev[0] > 0)) throw std::runtime_error("budget: a matrix that should be positive definite has eigenvalue " +
+                                             std::to_string(ev[0]));
+  return ev[ev.size() - 1] / ev[0];
+}
+
+// cond2(H(q)) of the CRBA's H in double, maximised over the states of seeds 1..seeds: the
+// amplification of relative perturbations of H and of the right-hand side into x of H x = b.
+inline double max_cond_H(const Model<double>& md, int seeds) {
+  Workspace<double> ws(md);
+  MatX<double> H = MatX<double>::Zero(md.nv, md.nv);
+  double worst = 1;
+  for (int seed = 1; seed <= seeds; ++seed) {
+    Crba::run<double>(md, cases::random_state(md, seed).q, H, ws);
+    worst = std::max(worst, cond2_spd_double(H));
+  }
+  return worst;
+}
+
+// max over bodies of cond2(D_i), D_i = S_i^T I^A_i S_i, at one state, from ABA's own D_i^-1 in
+// double (a 1-DoF joint's D_i is a positive number: cond2 = 1).
+inline double max_cond_D_at(const Model<double>& md, const cases::State& s) {
+  ForwardDynamicsWorkspace<double> ws(md);
+  VecX<double> qdd(md.nv);
+  Aba::run<double>(md, s.q, s.qd, s.tau, &s.f_ext, qdd, ws);
+  double worst = 1;
+  for (int i = 0; i < md.nb; ++i)
+    if (ws.Dinv[i].rows() > 1) worst = std::max(worst, cond2_spd_double(ws.Dinv[i]));
+  return worst;
+}
+
+// The same, maximised over the states of seeds 1..seeds.
+inline double max_cond_D(const Model<double>& md, int seeds) {
+  double worst = 1;
+  for (int seed = 1; seed <= seeds; ++seed) worst = std::max(worst, max_cond_D_at(md, cases::random_state(md, seed)));
+  return worst;
+}
+
+// The conditioning a budget rule needs, computed once per model and shared by the variants.
+struct Conditioning {
+  const Model<double>& md;
+  int seeds;
+  double cond_H = -1, cond_D = -1;  // -1: not needed (yet)
+  double H() { return cond_H < 0 ? (cond_H = max_cond_H(md, seeds)) : cond_H; }
+  double D() { return cond_D < 0 ? (cond_D = max_cond_D(md, seeds)) : cond_D; }
+};
+
+inline double budget_eps(BudgetRule rule, Conditioning& c) {
+  const double d1 = c.md.depth() + 1.0;
+  switch (rule) {
+    case BudgetRule::recursion: return 16.0 * d1;
+    case BudgetRule::solve_with_H: return c.H() * (32.0 * d1 + 4.0 * c.md.nv);
+    case BudgetRule::articulated_solves: return 32.0 * d1 * c.D();
+  }
+  throw std::logic_error("budget_eps: unknown rule");
+}
+
+}  // namespace rbd::verify
