@@ -464,7 +464,14 @@ void add_context(const Config& cfg, const std::string& command_line) {
   benchmark::AddCustomContext("rbdlab_git_dirty", sha.empty() ? "unknown" : (dirty.empty() ? "false" : "true"));
   benchmark::AddCustomContext("rbdlab_build_type", RBDLAB_BUILD_TYPE);
   benchmark::AddCustomContext("rbdlab_compiler", RBDLAB_COMPILER);
+  // Every flag the timed code was compiled with (bench/CMakeLists.txt: the build type's, C++20,
+  // rbdlab_core's, RBDLAB_BENCH_TIMING_FLAGS), for the report; MuJoCo's calls are compiled with them too.
   benchmark::AddCustomContext("rbdlab_cxx_flags", RBDLAB_CXX_FLAGS);
+  benchmark::AddCustomContext("rbdlab_peer_build",
+                              std::string("MuJoCo ") + mj_versionString() +
+                                  ": the system's prebuilt libmujoco (built with its own flags); the calls into it "
+                                  "and their timing loops are compiled in bench_main.cpp with rbdlab_cxx_flags, as "
+                                  "the variants are");
   benchmark::AddCustomContext("rbdlab_cpu_model", cpu_model());
   benchmark::AddCustomContext("eigen_version", std::to_string(EIGEN_WORLD_VERSION) + "." +
                                                    std::to_string(EIGEN_MAJOR_VERSION) + "." +

@@ -9,11 +9,16 @@
 //   Out<S>              the output (preallocated once, untimed)
 //   Arg<S>              what one timed call reads, made from a state by prepare() (untimed;
 //                       e.g. the factorization family's H is computed here, not timed)
-//   run<V, S>(m, arg, out, ws)   the timed call
+//   run<V, S>(m, arg, out, ws)   the timed call: V::run() through rbdlab::run_inlined<S>, as the
+//                       library API calls it (algorithms/rbdlab/api.hpp): flattened for double, so
+//                       that the times do not depend on the size of this program's translation unit
+//                       or on GCC's --param inline-unit-growth (bench/CMakeLists.txt); the
+//                       Reference checks and the operation counts call V::run() as it is
 // The timed calls pass no external forces (f_ext = nullptr): MuJoCo's mj_rne has none, and
 // Table 10.1's counts assume none. The oracle is then evaluated with f_ext = 0.
 #include <type_traits>
 
+#include "rbdlab/api.hpp"
 #include "reference/reference_scalar.hpp"  // before oracles.hpp, which uses Reference
 #include "verify/support/oracles.hpp"
 
@@ -41,7 +46,7 @@ template <> struct Call<verify::InverseDynamicsFamily> {
   template <class S> static Out<S> make_output(const Model<S>& m) { return VecX<S>::Zero(m.nv); }
   template <class S> static Arg<S> prepare(const Model<S>&, const verify::StateOf<S>& x) { return x; }
   template <class V, class S> static void run(const Model<S>& m, const Arg<S>& x, Out<S>& tau, Ws<S>& ws) {
-    V::template run<S>(m, x.q, x.qd, x.qdd, nullptr, tau, ws);
+    rbdlab::run_inlined<S>([&] { V::template run<S>(m, x.q, x.qd, x.qdd, nullptr, tau, ws); });
   }
 };
 
@@ -54,7 +59,7 @@ template <> struct Call<verify::MassMatrixFamily> {
   template <class S> static Out<S> make_output(const Model<S>& m) { return MatX<S>::Zero(m.nv, m.nv); }
   template <class S> static Arg<S> prepare(const Model<S>&, const verify::StateOf<S>& x) { return x; }
   template <class V, class S> static void run(const Model<S>& m, const Arg<S>& x, Out<S>& H, Ws<S>& ws) {
-    V::template run<S>(m, x.q, H, ws);
+    rbdlab::run_inlined<S>([&] { V::template run<S>(m, x.q, H, ws); });
   }
 };
 
@@ -67,7 +72,7 @@ template <> struct Call<verify::BiasFamily> {
   template <class S> static Out<S> make_output(const Model<S>& m) { return VecX<S>::Zero(m.nv); }
   template <class S> static Arg<S> prepare(const Model<S>&, const verify::StateOf<S>& x) { return x; }
   template <class V, class S> static void run(const Model<S>& m, const Arg<S>& x, Out<S>& C, Ws<S>& ws) {
-    V::template run<S>(m, x.q, x.qd, nullptr, C, ws);
+    rbdlab::run_inlined<S>([&] { V::template run<S>(m, x.q, x.qd, nullptr, C, ws); });
   }
 };
 
@@ -81,7 +86,7 @@ template <> struct Call<verify::ForwardDynamicsFamily> {
   template <class S> static Out<S> make_output(const Model<S>& m) { return VecX<S>::Zero(m.nv); }
   template <class S> static Arg<S> prepare(const Model<S>&, const verify::StateOf<S>& x) { return x; }
   template <class V, class S> static void run(const Model<S>& m, const Arg<S>& x, Out<S>& qdd, Ws<S>& ws) {
-    V::template run<S>(m, x.q, x.qd, x.tau, nullptr, qdd, ws);
+    rbdlab::run_inlined<S>([&] { V::template run<S>(m, x.q, x.qd, x.tau, nullptr, qdd, ws); });
   }
 };
 
@@ -105,7 +110,7 @@ template <> struct Call<verify::FactorizationFamily> {
     return a;
   }
   template <class V, class S> static void run(const Model<S>& m, const Arg<S>& a, Out<S>& x, Ws<S>& ws) {
-    V::template run<S>(m, a.H, a.b, x, ws);
+    rbdlab::run_inlined<S>([&] { V::template run<S>(m, a.H, a.b, x, ws); });
   }
 };
 

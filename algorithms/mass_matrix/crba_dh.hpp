@@ -70,7 +70,8 @@ struct CrbaDh {
       // H_ij = F^T S_j for every column i of j's subtree: element 3 (or 6) of F, free.
       const int m = screw_unit_index(joint);                      // S_j = e_3 (revolute), e_6 (prismatic)
       if (m >= 0) {
-        auto Hcol = H.col(vj), Hrow = H.row(vj);
+        auto Hcol = H.col(vj);  // two declarations: the types differ (Clang refuses one `auto` for both)
+        auto Hrow = H.row(vj);
         const auto Fm = F.row(m);
         for (int c = c0; c < c0 + nsub; ++c) {
           const int vi = ws.col_dof[c];
