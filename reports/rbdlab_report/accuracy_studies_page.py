@@ -34,6 +34,23 @@ def _check(raw, path):
         raise GenerationError(f"{path}: unexpected structure ({e!r} missing or malformed)")
 
 
+def _ran(r):
+    """The variant that ran in place of this one ('' for its own figures): a DH variant hands a model
+    without a DH form to the general variant, and roundoff.json then records only that."""
+    return r.get("fallback_to") or "" if isinstance(r, dict) else ""
+
+
+def _own(variants):
+    """{variant: figures} without the entries of variants that handed the model on."""
+    return {v: r for v, r in variants.items() if not _ran(r)}
+
+
+def _budgets(r, p):
+    """A variant's per-state budgets in eps: its own (`budget_eps` per variant, by its budget rule) or,
+    in older files, the point's."""
+    return r["budget_eps"] if "budget_eps" in r else p["budget_eps"]
+
+
 def _g(x, d=3):
     return fmt.NA if x is None else f"{x:.{d}g}"
 
@@ -66,7 +83,9 @@ def _err_vs_n_plot(_data, raw, path):
     fig, axes = plots.plt.subplots(1, len(cases), figsize=(3.2 * len(cases), 3.4), squeeze=False)
     for ax, c in zip(axes[0], cases):
         for v in _variants(c):
-            pts = [(p["n"], p["variants"][v]) for p in c["points"] if v in p["variants"]]
+            pts = [(p["n"], p["variants"][v]) for p in c["points"] if v in _own(p["variants"])]
+            if not pts:
+                continue
             ax.plot([n for n, _ in pts], [max(r["err_eps_mean"], 1e-2) for _, r in pts], color=col[v], lw=1, label=v,
                     ls="--" if v == "aba_dh" else "-")
             ax.plot([n for n, _ in pts], [max(r["err_eps_max"], 1e-2) for _, r in pts], color=col[v], lw=0, marker=".", ms=3)
@@ -87,9 +106,11 @@ def _err_vs_cond_plot(_data, raw, path):
         for v in _variants(c):
             xs, ys = [], []
             for p in c["points"]:
-                if v in p["variants"]:
+                if v in _own(p["variants"]):
                     xs += p["cond_H"]
                     ys += [max(e, 1e-2) for e in p["variants"][v]["err_eps"]]
+            if not xs:
+                continue
             lo, hi = min(lo, min(xs)), max(hi, max(xs))
             ax.scatter(xs, ys, s=5, color=col[v], marker=MARKERS.get(c["id"], "o"), alpha=0.5,
                        label=f"{v}, {c['id']}")
@@ -109,7 +130,7 @@ def _planar_plot(_data, raw, path):
     s = pb["solvers"]["cholesky_llt"]
     ax.plot(mags, [max(e, 1e-2) for e in s["err_at_C_eps_book_direction"]], lw=0.6, ls=":", color="black",
             label="cholesky_llt, direction of c = (100, 10)")
-    for name, v in pb["fd_variants"].items():
+    for name, v in _own(pb["fd_variants"]).items():
         ax.plot(mags, [max(e, 1e-2) for e in v["err_at_C_eps_mean"]], lw=0.8, ls="--", label=f"FD variant {name}")
     fit = s["fit_above_10"]
     if fit["slope"] is not None:
@@ -192,17 +213,27 @@ def _vs_n(ctx, raw):
             row = [p["n"], p["depth"], p["seeds"], f"{_g(min(p['cond_H']))}..{_g(max(p['cond_H']))}"]
             for v in vs:
                 r = p["variants"].get(v)
-                row.append(fmt.NA if r is None else f"{fmt.eps(r['err_eps_mean'])} / {fmt.eps(r['err_eps_max'])}"
+                row.append(fmt.NA if r is None else f"(ran {_ran(r)})" if _ran(r) else
+                           f"{fmt.eps(r['err_eps_mean'])} / {fmt.eps(r['err_eps_max'])}"
                            + (f" (= {r['identical_to']})" if "identical_to" in r else ""))
-            worst = max(max(e / b for e, b in zip(r["err_eps_vs_typical"], p["budget_eps"])) for r in p["variants"].values())
-            row += [_g(worst, 2), fmt.digits(p["reference_cross_digits"]) if "reference_cross_digits" in p else fmt.NA]
+            worst = max((max(e / b for e, b in zip(r["err_eps_vs_typical"], _budgets(r, p)))
+                         for r in _own(p["variants"]).values()), default=None)
+            row += [_g(worst, 2), fmt.digits(p["reference_cross_digits"]) if "reference_cross_digits" in p else fmt.NA,
+                    fmt.digits(p["truth_confirmed_digits"]) if "truth_confirmed_digits" in p else fmt.NA]
             rows.append(row)
+        rules = sorted({r["budget_rule"] for p in c["points"] for r in _own(p["variants"]).values() if "budget_rule" in r})
+        handed = sorted({f"`{v}` (ran `{_ran(r)}`)" for p in c["points"] for v, r in p["variants"].items() if _ran(r)})
         L += [f"#### {c['title']}", "",
               "Error in eps as mean / max over the seeds; *budget use*: the largest (error against the typical size of "
-              "qdd) / (cond2(H) (32 (d + 1) + 4 n)), the gated first-order budget; *Reference digits*: the fewest "
-              "digits by which another variant's Reference run agrees with ABA's.", "",
-              fmt.table(["n", "depth", "seeds", "cond2(H)"] + vs + ["budget use", "Reference digits"], rows,
-                        right=tuple(range(0, 4 + len(vs) + 2))), ""]
+              "qdd) / (" + (f"the variant's budget, by its rule: {', '.join(rules)}" if rules else
+                            "cond2(H) (32 (d + 1) + 4 n)") + "), the gated first-order budget; *Reference digits*: the "
+              "fewest digits by which another variant's Reference run agrees with ABA's; *oracle digits*: the "
+              "digits to which the Lagrangian oracle's inverse dynamics confirms ABA's Reference qdd on the first state "
+              "(the bound ||ID(qdd) - tau|| / (lambda_min(H) ||qdd||), computed with no code from algorithms/)."
+              + (f" *(ran X)*: the variant handed the model to X, whose figures are in X's column: {', '.join(handed)}."
+                 if handed else ""), "",
+              fmt.table(["n", "depth", "seeds", "cond2(H)"] + vs + ["budget use", "Reference digits", "oracle digits"], rows,
+                        right=tuple(range(0, 4 + len(vs) + 3))), ""]
     return L
 
 
@@ -225,6 +256,9 @@ def _planar(ctx, raw):
                      _g(s["fit_above_1"]["slope"]), _g(s["fit_below_half"]["slope"]), _g(s["fit_rel_aO_above_10"]["slope"]),
                      _g(s["rel_err_aO_book_c"])])
     for name, v in pb["fd_variants"].items():
+        if _ran(v):
+            rows.append([f"FD {name} (ran {_ran(v)})"] + [fmt.NA] * 6)
+            continue
         rows.append([f"FD {name}", _g(v["fit_above_10"]["slope"]), _g(v["fit_above_10"]["slope_stderr"], 2),
                      fmt.NA, fmt.NA, _g(v["fit_rel_qdd_above_10"]["slope"]), fmt.NA])
     L += ["Fitted log-log slopes of the mean error over the directions:", "",
@@ -286,7 +320,8 @@ def _sensitivity(ctx, raw):
               "Each forward-dynamics variant solving for that response (Reference run: digits of agreement with ABA's; "
               "double run: error in eps against it):", "",
               fmt.table(["variant", "Reference digits", "double error (eps)"],
-                        [[v, fmt.digits(r["reference_digits"]), fmt.eps(r["err_eps"])] for v, r in sens["variants"].items()],
+                        [[v, f"(ran {_ran(r)})", f"(ran {_ran(r)})"] if _ran(r) else
+                         [v, fmt.digits(r["reference_digits"]), fmt.eps(r["err_eps"])] for v, r in sens["variants"].items()],
                         right=(1, 2)), ""]
     return L
 
@@ -307,10 +342,13 @@ def render(data, tmp_out, final_out):
          "",
          f"Measured by [verify/roundoff_study.cpp]({ctx.link('verify/roundoff_study.cpp')}) in {t['total']:.1f} s "
          f"(round-off vs n {t['vs_n']:.1f} s, planar body {t['planar_body']:.1f} s, conditioning {t['conditioning']:.1f} s). "
-         "The run fails when a variant's error exceeds its first-order budget cond2(H) (32 (d + 1) + 4 n) eps, a "
-         "Reference variant disagrees with ABA's Reference run below 40 digits, cond2(H) in double misses its Reference "
-         "value by more than its stated accuracy, or the planar body's closed form is not exact. A book statement the "
-         "data contradicts is a finding, not a failure.", ""]
+         "The run fails when a variant's error exceeds the first-order budget of its rule (cond2(H) (32 (d + 1) + 4 n) "
+         "eps for the routes that solve with H, 32 (d + 1) max_i cond2(D_i) eps for the articulated-body variants; "
+         f"[budgets](budgets.md)), when a NaN or inf appears, when a Reference variant disagrees with ABA's Reference run "
+         "(the truth) below 40 digits, when the Lagrangian oracle confirms that truth to fewer than 40 digits, when "
+         "cond2(H) in double misses its Reference value by more than its stated accuracy, or when the planar body's "
+         "closed form is not exact. A book statement the data contradicts is a finding, not a failure. Every error, "
+         "digit count and bound of the study is also a gated figure: `make gate` holds it to the committed baseline.", ""]
     L += _verdicts(raw)
     L += _vs_n(ctx, raw)
     L += _planar(ctx, raw)

@@ -105,6 +105,11 @@ def _unique(seq):
     return out
 
 
+def fallback_of(record):
+    """The variant that ran in this record's place ('' when the variant ran its own code)."""
+    return record.get("fallback_to") or ""
+
+
 def poly_eval(coefficients, n):
     """coefficients[k] multiplies n^k."""
     return sum(c * n ** k for k, c in enumerate(coefficients))
@@ -247,6 +252,8 @@ class Data:
                 for k in ("n", "depth", "exact_digits", "err_eps_max", "err_eps_mean", "err_eps_rms",
                           "err_eps_vs_typical_max", "budget_eps"):
                     float(r[k])
+                if not isinstance(r.get("fallback_to", ""), str):
+                    raise GenerationError(f"{path}: record {i}: fallback_to is not a variant name")
 
         # opcounts.json
         path = p("opcounts.json")
@@ -334,14 +341,28 @@ class Data:
             self.variants[fam] = vs
 
     # ---------------------------------------------------------------- accuracy
-    def acc_records(self, family, variant=None):
-        return [r for r in self.acc if r["family"] == family and (variant is None or r["variant"] == variant)]
+    def acc_records(self, family, variant=None, own=False):
+        """The accuracy records of a family (and variant); own=True drops the records of cases the
+        variant handed to another variant (`fallback_to`), whose figures are that variant's."""
+        return [r for r in self.acc if r["family"] == family and (variant is None or r["variant"] == variant)
+                and not (own and fallback_of(r))]
 
     def cases(self, family):
         return _unique(r["case"] for r in self.acc_records(family))
 
+    def handed_on(self, family, variant):
+        """{variant that ran instead: [cases]} for the cases this variant handed on (the DH variants
+        give a model without a DH form to the general variant); empty without `fallback_to`."""
+        out = {}
+        for r in self.acc_records(family, variant):
+            if fallback_of(r):
+                out.setdefault(fallback_of(r), []).append(r["case"])
+        return out
+
     def acc_summary(self, family, variant):
-        rs = self.acc_records(family, variant)
+        """Worst accuracy, exactness and gate count over the variant's own cases (records with
+        `fallback_to` excluded); None when it has none."""
+        rs = self.acc_records(family, variant, own=True)
         if not rs:
             return None
         worst = max(rs, key=lambda r: r["err_eps_max"])

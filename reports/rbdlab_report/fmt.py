@@ -34,6 +34,12 @@ def pct(fraction):
     return f"{100 * fraction:.1f}%"
 
 
+def sci(x, sig=2):
+    """A magnitude in compact scientific notation: 5517.4 -> '5.5e3', 0.00012 -> '1.2e-4'."""
+    mantissa, exponent = f"{x:.{sig - 1}e}".split("e")
+    return f"{mantissa}e{int(exponent)}"
+
+
 def count(x):
     """An operation count: integer when it is one."""
     return f"{x:.0f}" if float(x).is_integer() else f"{x:g}"

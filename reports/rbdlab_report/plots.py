@@ -72,7 +72,8 @@ def _book_label(row):
 
 
 def _gu_records(data, family, variant):
-    rs = [(gu_n(r["case"]), r) for r in data.acc_records(family, variant)]
+    """The variant's own records on GU(n) (cases handed to another variant are that variant's figures)."""
+    rs = [(gu_n(r["case"]), r) for r in data.acc_records(family, variant, own=True)]
     return sorted(((n, r) for n, r in rs if n is not None), key=lambda t: t[0])
 
 
@@ -150,9 +151,10 @@ def time_vs_n(data, family, case, path):
 
 
 def work_precision_points(data, family, variant):
-    """[(case, n, median ns, err_eps_max)] for accuracy cases with a benchmark of the same model."""
+    """[(case, n, median ns, err_eps_max)] for the variant's own accuracy cases (not those it handed to
+    another variant) with a benchmark of the same model."""
     out = []
-    for r in data.acc_records(family, variant):
+    for r in data.acc_records(family, variant, own=True):
         for bcase, n in bench_keys_for_case(r["case"]):
             t = data.bench.median(family, variant, bcase, n)
             if t is not None:
