@@ -14,7 +14,7 @@ DEBIAN_PACKAGES = cmake ninja-build g++ ccache libeigen3-dev libboost-dev libmpf
                   catch2 nlohmann-json3-dev python3 python3-matplotlib \
                   pkg-config liburdfdom-dev libbenchmark-dev libmujoco-dev
 
-.PHONY: deps build verify bench report gate baseline clean sanitize fuzz fuzz-deps
+.PHONY: deps build verify bench report gate baseline gate-variation clean sanitize fuzz fuzz-deps
 
 deps:
 	@missing=""; for p in $(DEBIAN_PACKAGES); do \
@@ -35,11 +35,13 @@ build: deps $(BUILD)/build.ninja
 # The test command builds what the tests run (the gates, the measurement programs and
 # build/rbdlab, which test_cli.cpp drives), not the benchmark programs: those are built by
 # `make build`, `make bench` and `make report`. It keeps CI's build within its time budget.
+# ctest -j: the gates and the measurement programs write separate files and run side by side
+# (the round-off study alone is a third of their serial time).
 VERIFY_TARGETS = rbdlab_tests rbdlab_accuracy rbdlab_opcounts rbdlab_reproductions \
                  rbdlab_frames_study rbdlab_integration_study rbdlab_constraints_study rbdlab_roundoff_study rbdlab
 verify: deps $(BUILD)/build.ninja
 	cmake --build $(BUILD) -j $(JOBS) --target $(VERIFY_TARGETS)
-	cd $(BUILD) && ctest --output-on-failure --no-tests=error --timeout 1500
+	cd $(BUILD) && ctest --output-on-failure --no-tests=error --timeout 1500 -j $(JOBS)
 
 # Benchmarks: a failed run leaves the last good JSON in place (its output goes to
 # reports/data/failed/). QUICK=1 is a smoke run (n = 7 and 30, one repetition).
@@ -70,10 +72,29 @@ report: verify bench
 
 gate: deps
 	/usr/bin/python3 -m unittest tools/test_gate.py
+	PYTHONDONTWRITEBYTECODE=1 /usr/bin/python3 -m unittest tools/test_mutate.py
 	/usr/bin/python3 tools/gate.py check
 
 baseline: deps
 	/usr/bin/python3 tools/gate.py baseline
+
+# Mutation score (issue 13, item 7; CI does not run it): the mutants of tools/mutants/$(MUTANTS).json
+# (MUTANTS=holdout: tools/mutants/holdout.json; any file name there) are compiled into one build,
+# build-mutate/, each behind a run-time switch; then the gates, the measurement programs and the
+# regression gate run once per mutant -> reports/data/mutation.json and reports/mutation.md.
+# FIRST_KILL=1 stops each mutant at its first failing check; PARALLEL=2 runs two mutants at a
+# time. tools/README.md has the details.
+MUTANTS ?= suite
+.PHONY: mutate
+mutate: deps
+	/usr/bin/python3 tools/mutate.py --mutants $(MUTANTS) --jobs $(JOBS) --targets "$(VERIFY_TARGETS)" \
+	  --parallel $(or $(PARALLEL),1) $(if $(filter 1 true yes,$(FIRST_KILL)),--first-kill)
+	/usr/bin/python3 reports/generate.py --data reports/data --out reports
+
+# How far the gated figures move under -O2, -O3, Clang and FMA contraction: the measurement
+# behind the gate's RATIO_LIMIT and ERR_FLOOR_EPS (reports/data/gate_variation.json). ~1 hour.
+gate-variation: verify fuzz-deps
+	tools/gate_variation.sh
 
 # AddressSanitizer + UndefinedBehaviorSanitizer over the double-precision tests (issue 4).
 # urdfdom's own leak on rejected cyclic files is suppressed (verify/fuzz/lsan.supp says why).

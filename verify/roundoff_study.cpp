@@ -99,7 +99,8 @@ json part_vs_n(roundoff::Outcome& out, Ledger& L) {
   auto seeds_for = [](int n) { return n <= 64 ? 16 : 8; };
   const std::vector<roundoff::CaseFamily> families = {
       {"gu", "GU(n): general chain", [](int n) { return cases::gu(n); }},
-      {"chain", "auto_tree(n, bf = 1): planar chain of identical links", [](int n) { return cases::auto_tree(n, 1); }},
+      {"chain", "auto_tree(n, bf = 1): planar chain of identical links", [](int n) { return cases::auto_tree(n, 1); },
+       true},
       {"binary", "auto_tree(n, bf = 2): binary tree of identical links", [](int n) { return cases::auto_tree(n, 2); }},
       {"chain_skew", "auto_tree(n, bf = 1, skew = pi/2): spatial chain",
        [](int n) { return cases::auto_tree(n, 1, std::acos(-1.0) / 2); }}};
