@@ -33,6 +33,8 @@ from rbdlab_report import frames_page  # noqa: E402
 from rbdlab_report import integration_page  # noqa: E402
 from rbdlab_report import constraints_page  # noqa: E402
 from rbdlab_report import accuracy_studies_page  # noqa: E402
+from rbdlab_report import mutation_page  # noqa: E402
+from rbdlab_report import budgets_page  # noqa: E402
 
 MANIFEST = ".generated.json"   # what the last successful run wrote (to remove stale pages)
 
@@ -87,6 +89,8 @@ def main(argv=None):
         written += integration_page.render(data, tmp, out)   # optional: integration.json
         written += constraints_page.render(data, tmp, out)   # optional: constraints.json
         written += accuracy_studies_page.render(data, tmp, out)   # optional: roundoff.json
+        written += mutation_page.render(data, tmp, out)   # optional: mutation.json (make mutate)
+        written += budgets_page.render(data, tmp, out)   # budgets and regression limits (baselines)
         commit(tmp, out, written)
     except GenerationError as e:
         print(f"generate.py: error: {e}", file=sys.stderr)

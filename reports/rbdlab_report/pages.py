@@ -505,6 +505,12 @@ def index_page(ctx):
     if os.path.exists(os.path.join(data.data_dir, "roundoff.json")):
         L.append("- [Accuracy studies: round-off vs n, the planar body, cond(H) vs N_B (sections 10.1-10.2)]"
                  "(accuracy_studies.md)")
+    L.append("- [Accuracy budgets and regression limits](budgets.md): what each record may measure, and what "
+             "`make gate` lets through")
+    for f in sorted(os.listdir(data.data_dir)):
+        if f == "mutation.json" or (f.startswith("mutation_") and f.endswith(".json")):
+            name = "the suite's set" if f == "mutation.json" else f"the set '{f[len('mutation_'):-5]}'"
+            L.append(f"- [Mutation score, {name}]({f[:-5]}.md): do the gates catch a broken algorithm?")
     agree = sum(1 for r in data.repro if r["agree"])
     L.append(f"- [Reproductions of published numbers](reproductions.md): {agree} of {len(data.repro)} agree; "
              f"{len(data.discrepancies)} printed value(s) found wrong")
