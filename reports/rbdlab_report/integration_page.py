@@ -240,6 +240,14 @@ def _system_section(ctx, s, const):
                         orows, right=(1, 3, 4, 5)), "",
           _plot(ctx, f"integration_{s['id']}_order", _order_plot, s), " ",
           _plot(ctx, f"integration_{s['id']}_work_precision", _work_precision_plot, s), ""]
+    if "step_roundoff" in s:
+        rrows = [[r["variant"], str(r["states"]), _sci(r["configuration_eps"]), _sci(r["velocity_eps"])] for r in s["step_roundoff"]]
+        L += ["Round-off of one step on its own: the same RK4 step at h = 1 ms from the same state (exact in both scalars) "
+              "in double and in Reference, largest difference over states along the first "
+              f"{const['T_reference']:g} s (configuration in eps x 1 m, velocity in eps relative to the largest body twist). "
+              "The trajectory figures above are truncation error; this one is the double arithmetic alone, and the "
+              "regression gate holds it to its baseline.", "",
+              fmt.table(["variant", "states", "configuration (eps)", "velocity (eps)"], rrows, right=(1, 2, 3)), ""]
     crows = [[c["variant"], fmt.count(c["m"]), fmt.count(c["a"]), fmt.count(c["sin"] + c["cos"]), fmt.count(c["sqrt"]),
               fmt.ns(c["ns_per_step"]), fmt.ns(c["ns_per_body_update"]), c["timed_by"]] for c in s["cost"]]
     L += ["Cost of one RK4 step at h = 1 ms (operation counts from the Counted scalar; times are the median of "
