@@ -50,9 +50,14 @@ EXACT = ["opcounts.json", "accuracy.json"]
 STUDIES = ["roundoff.json", "integration.json", "constraints.json", "frames.json"]
 
 # A measured error may grow by at most this factor over its baseline. It must cover the
-# variation between compilers and flags that change nothing in the algorithms (measured:
-# gate_variation.json) and stay below 10, so that a 10x regression always fails.
-RATIO_LIMIT = 4.0
+# variation between compilers and flags that change nothing in the algorithms and stay below
+# 10, so that a 10x regression always fails. Measured (gate_variation.json, 2026-11-25): GCC -O3
+# reproduces every gated figure of the reference build (GCC -O1, no FMA) bit for bit, Clang -O2
+# all but the constraints study's trajectories (up to 7.6x on the unstabilised drift, ~1e-12 m/s),
+# and GCC -O3 -march=native with FMA contraction moves nearly every figure, by up to 7.2x
+# (aba on joint:prismatic_x, 26.8 -> 3.7 eps). 8 covers every build measured;
+# tools/test_gate.py fails if a new gate_variation.json exceeds it.
+RATIO_LIMIT = 8.0
 # Double-precision errors (in eps) below this are compared as if they were this large: an
 # error below one unit in the last place says which of a handful of roundings went up or
 # down, and that flips between compilers (see gate_variation.json).
