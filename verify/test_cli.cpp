@@ -134,6 +134,20 @@ TEST_CASE("cli: bad state numbers exit 2 naming the option and the element", "[c
   expect_bad_input("eval gu:3 --q 1,2,1e999", {"--q element 3", "out of the range of double"});
   expect_bad_input("eval gu:3 --seed -4", {"--seed", "not a non-negative integer"});
   expect_bad_input("eval gu:3 --gravity 0,0", {"--gravity: expected 3 numbers"});
+  expect_bad_input("eval gu:3 --forward 1,0", {"--forward: 2 numbers given", "has 3 joints"});
+  expect_bad_input("eval gu:3 --forward 1,0.5,1", {"--forward: entry 1", "link2", "not 1 or 0"});
+}
+
+TEST_CASE("cli: eval hybrid_dynamics with --forward: all joints forward gives forward dynamics' qdd", "[cli]") {
+  // With every joint forward the unknowns are qdd (section 9.1), and hybrid_aba performs aba's
+  // operations (test_hybrid_dynamics.cpp): the printed numbers are the same.
+  const Run h = rbdlab("eval gu:3 --seed 2 --forward 1,1,1 --family hybrid_dynamics --variant hybrid_aba --json");
+  const Run f = rbdlab("eval gu:3 --seed 2 --family forward_dynamics --variant aba --json");
+  REQUIRE(h.status == 0);
+  REQUIRE(f.status == 0);
+  const auto vh = nlohmann::json::parse(h.out), vf = nlohmann::json::parse(f.out);
+  INFO(h.out << "\n" << f.out);
+  CHECK(vh["results"][0]["value"] == vf["results"][0]["value"]);
 }
 
 TEST_CASE("cli: quaternions in --q: non-unit normalised with a warning, zero rejected", "[cli][bad_input]") {
