@@ -148,6 +148,12 @@ TEST_CASE("cli: eval hybrid_dynamics with --forward: all joints forward gives fo
   const auto vh = nlohmann::json::parse(h.out), vf = nlohmann::json::parse(f.out);
   INFO(h.out << "\n" << f.out);
   CHECK(vh["results"][0]["value"] == vf["results"][0]["value"]);
+  CHECK(vh["state"]["forward"] == nlohmann::json::array({1, 1, 1}));
+  CHECK(vh["results"][0]["unknowns"] == nlohmann::json::array({"qdd[0]", "qdd[1]", "qdd[2]"}));
+  // A mixed split names which entry is which.
+  const Run mixed = rbdlab("eval gu:3 --seed 2 --forward 0,1,0 --family hybrid_dynamics --variant hybrid_aba --json");
+  REQUIRE(mixed.status == 0);
+  CHECK(nlohmann::json::parse(mixed.out)["results"][0]["unknowns"] == nlohmann::json::array({"tau[0]", "qdd[1]", "tau[2]"}));
 }
 
 TEST_CASE("cli: quaternions in --q: non-unit normalised with a warning, zero rejected", "[cli][bad_input]") {
@@ -167,6 +173,9 @@ TEST_CASE("cli: a singular mass matrix is refused before forward dynamics", "[cl
   // A leaf of 1e-300 kg on a 1 kg arm: H's pivot for its joint is ~1e-300 against 1: no
   // meaningful qdd exists in double. The message names the joint.
   expect_bad_input("eval " + cli_data("singular_leaf.urdf") + " --family forward_dynamics",
+                   {"singular mass matrix", "joint 'wrist'"});
+  // Hybrid dynamics solves with H_11, so it is refused there too.
+  expect_bad_input("eval " + cli_data("singular_leaf.urdf") + " --family hybrid_dynamics",
                    {"singular mass matrix", "joint 'wrist'"});
   // Inverse dynamics needs no solve and still runs.
   CHECK(rbdlab("eval " + cli_data("singular_leaf.urdf") + " --family inverse_dynamics").status == 0);

@@ -86,6 +86,8 @@ struct ForwardDynamicsFamily {
   template <class V> static consteval BudgetRule rule_for() {
     if constexpr (std::is_same_v<V, CrbaLtdl> || std::is_same_v<V, CrbaLltDense>) {
       return BudgetRule::solve_with_H;
+    } else if constexpr (std::is_same_v<V, AbaInverseInertia>) {
+      return BudgetRule::inverse_inertias;  // solves with 6x6 inertias, not the D_i
     } else {
       static_assert(std::is_same_v<V, Aba> || std::is_same_v<V, AbaDh> || std::is_same_v<V, AbaImplicit> ||
                         std::is_same_v<V, AbaFloating>,
