@@ -1,5 +1,5 @@
 #pragma once
-// rbdlab's C++ API: the verified variants of five families behind one checked call each.
+// rbdlab's C++ API: the verified variants of six families behind one checked call each.
 // Include <rbdlab/rbdlab.hpp> (this header, plus the URDF loader and the Reference scalar when
 // their CMake targets are linked); README.md, "Using rbdlab from your project", has the set-up.
 //
