@@ -69,10 +69,10 @@
 //    else rnea_spatial (faster on every branched tree);
 //  - forward_dynamics: aba_floating on a free-floating base; else aba (fastest on every case with
 //    more than one body; aba_dh, crba_ltdl and crba_llt_dense are slower);
-//  - hybrid_dynamics: hybrid_aba (from the run of the commit that added the family, one split per case with
-//    every other joint forward: the fastest of the three at 44 of the 57 (case, n) timed and at 23 of the 25
-//    with n >= 30; where a CRBA route won, all at n <= 32, it was by up to 1.47x, on ur5); hybrid_aba
-//    applies to every model
+//  - hybrid_dynamics: hybrid_aba (reports/data/bench.json of the commit that added the family, one split per
+//    case with every other joint forward: the fastest of the three at 43 of the 57 (case, n) timed and at 23
+//    of the 25 with n >= 30; where a CRBA route won, at n <= 30, it was by up to 1.47x, on tree_bf1.5 n = 4;
+//    run-to-run spread on this shared machine was 15-25 %); hybrid_aba applies to every model
 //  - factorization: llt_dense when H has no branch-induced zero (a chain) and nv >= 64 (0.61-0.86 of
 //    ltdl_sparse's time at 64..256); else ltdl_sparse (fastest on every tree and every chain up to
 //    n = 32; within 6 % of the dense ones at 63).
