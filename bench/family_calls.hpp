@@ -34,6 +34,7 @@ template <class Family> struct Call {
 template <class Family, class S> MatX<S> oracle_for_timed_call(const Model<S>& m, verify::StateOf<S> x) {
   static_assert(std::is_same_v<S, Reference>, "the oracle runs in Reference");
   for (auto& f : x.f_ext) f.setZero();
+  if constexpr (requires { Call<Family>::template timed_state<S>(m, x); }) x = Call<Family>::template timed_state<S>(m, x);
   return verify::oracle_value<Family>(m, x);
 }
 
@@ -111,6 +112,46 @@ template <> struct Call<verify::FactorizationFamily> {
   }
   template <class V, class S> static void run(const Model<S>& m, const Arg<S>& a, Out<S>& x, Ws<S>& ws) {
     rbdlab::run_inlined<S>([&] { V::template run<S>(m, a.H, a.b, x, ws); });
+  }
+};
+
+// y = the unknowns of hybrid dynamics (Featherstone section 9.1): qdd at the forward joints, tau
+// at the inverse ones (verify::HybridDynamicsFamily::unknowns, what the oracle returns). The
+// timed call copies the state's given qdd and tau into the workspace's buffers, runs the
+// variant (which fills in the unknowns in place) and gathers y: the copies and the gather are
+// O(n) moves, no arithmetic.
+//
+// The split: one per case, the same for every state of the pool -- every other joint forward
+// (joints 0, 2, 4, ... forward; 1, 3, ... inverse), for which H_11 keeps about half the
+// variables. Section 9.1 derives what depends on the split once per run; with one split per
+// case that setup (HybridDynamicsWorkspace::prepare: nu(fd), Figure 9.1's parent array,
+// allocation of H_11's storage) happens in the warm-up, not in the timed loop, as it would in
+// a simulation with a fixed split. The gates (verify/) use each state's own random split.
+template <> struct Call<verify::HybridDynamicsFamily> {
+  static constexpr bool available = true;
+  static constexpr bool has_mujoco_peer = false;  // MuJoCo has no hybrid dynamics
+  template <class S> struct Ws {
+    HybridDynamicsWorkspace<S> hd;
+    VecX<S> qdd, tau;
+    explicit Ws(const Model<S>& m) : hd(m), qdd(VecX<S>::Zero(m.nv)), tau(VecX<S>::Zero(m.nv)) {}
+  };
+  template <class S> using Out = VecX<S>;
+  template <class S> using Arg = verify::StateOf<S>;
+  template <class S> static verify::StateOf<S> timed_state(const Model<S>& m, verify::StateOf<S> x) {
+    x.forward.assign(static_cast<std::size_t>(m.nb), 0);
+    for (int i = 0; i < m.nb; i += 2) x.forward[static_cast<std::size_t>(i)] = 1;
+    return x;
+  }
+  template <class S> static Out<S> make_output(const Model<S>& m) { return VecX<S>::Zero(m.nv); }
+  template <class S> static Arg<S> prepare(const Model<S>& m, const verify::StateOf<S>& x) { return timed_state<S>(m, x); }
+  template <class V, class S> static void run(const Model<S>& m, const Arg<S>& x, Out<S>& y, Ws<S>& ws) {
+    ws.qdd = x.qdd;
+    ws.tau = x.tau;
+    rbdlab::run_inlined<S>([&] { V::template run<S>(m, x.q, x.qd, x.forward, ws.qdd, ws.tau, nullptr, ws.hd); });
+    for (int i = 0; i < m.nb; ++i) {
+      const int v = m.v_idx[i], nv = m.joint[i].nv();
+      y.segment(v, nv) = x.forward[static_cast<std::size_t>(i)] ? ws.qdd.segment(v, nv) : ws.tau.segment(v, nv);
+    }
   }
 };
 

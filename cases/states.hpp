@@ -3,14 +3,17 @@
 // then cast exactly to Reference or the counting scalar by whoever needs them.
 //
 // Draw order (fixed, so a seed always gives the same state for the same model): q joint by
-// joint in body order, then qd, qdd, tau (each nv), then f_ext body by body.
+// joint in body order, then qd, qdd, tau (each nv), then f_ext body by body, then the split.
 //  - q: revolute and helical angles uniform in [-pi, pi]; prismatic displacements in
 //    [-0.5, 0.5]; cylindrical (angle, displacement); planar (angle, x, y); spherical a
 //    uniformly random unit quaternion [w x y z]; free (unit quaternion, position in
 //    [-0.5, 0.5]^3). (Ranges scaled by StateOptions.)
 //  - qd, qdd, tau: uniform in [-1, 1] times StateOptions::velocity, ::acceleration, ::tau;
 //  - f_ext: one spatial force [n; f] per body, in that body's coordinates (the convention of
-//    ExternalForces in model/workspace.hpp), components uniform in [-1, 1] times ::force.
+//    ExternalForces in model/workspace.hpp), components uniform in [-1, 1] times ::force;
+//  - forward: hybrid dynamics' split (section 9.1), each joint forward (tau given) or inverse
+//    (qdd given) with probability 1/2. Drawn last, so every draw above is what it was before
+//    the split existed.
 #include <cstdint>
 #include <vector>
 
@@ -22,6 +25,7 @@ namespace rbd::cases {
 struct State {
   VecX<double> q, qd, qdd, tau;
   std::vector<Vec6<double>> f_ext;  // one per body, body coordinates
+  std::vector<char> forward;        // per joint: nonzero = forward-dynamics joint (hybrid dynamics)
 };
 
 struct StateOptions {
@@ -72,6 +76,8 @@ inline State random_state(const Model<double>& m, std::uint64_t seed, const Stat
   s.f_ext.assign(m.nb, Vec6<double>::Zero());
   for (int i = 0; i < m.nb; ++i)
     for (int c = 0; c < 6; ++c) s.f_ext[i][c] = o.force * rng.uniform(-1, 1);
+  s.forward.assign(m.nb, 0);
+  for (int i = 0; i < m.nb; ++i) s.forward[i] = rng.uniform(0, 1) < 0.5;
   return s;
 }
 

@@ -128,6 +128,13 @@ void evaluate_all(const Model<double>& md, const cases::State& x, const Selectio
         throw BadInput(family + "/" + variant + " produced non-finite numbers at this state: the model or the "
                        "state is beyond double's range (or the mass matrix is singular)");
       results.push_back({{"family", family}, {"variant", variant}, {"scalar", scalar}, {"value", value_json(value)}});
+      if (family == "hybrid_dynamics") {  // which entry is which: Eq. 9.2's unknowns
+        std::vector<std::string> names;
+        for (int i = 0; i < md.nb; ++i)
+          for (int k = 0; k < joint_nv(md.joint[i].type); ++k)
+            names.push_back((x.forward[static_cast<std::size_t>(i)] ? "qdd[" : "tau[") + std::to_string(md.v_idx[i] + k) + "]");
+        results.back()["unknowns"] = names;
+      }
     }
   }
 }
@@ -137,6 +144,11 @@ void print_readable(const nlohmann::ordered_json& out) {
   for (const auto& r : out["results"]) {
     std::cout << r["family"].get<std::string>() << "/" << r["variant"].get<std::string>() << " ("
               << r["scalar"].get<std::string>() << "):\n";
+    if (r.contains("unknowns")) {
+      std::string names;
+      for (const auto& n : r["unknowns"]) names += (names.empty() ? "" : ", ") + n.get<std::string>();
+      std::cout << "  unknowns: " << names << "\n";
+    }
     const auto& v = r["value"];
     if (!v.empty() && v[0].is_array())
       for (const auto& row : v) std::cout << "  " << row.dump() << "\n";
@@ -161,7 +173,8 @@ int run_eval(const Args& a) {
   const cases::LoadedModel lm = load_model(a);
   const Model<double>& m = lm.model;
   EvalState st = make_eval_state(m, lm.joint_names, a);
-  const bool solves = sel.families.empty() || sel.families.count("forward_dynamics") || sel.families.count("factorization");
+  const bool solves = sel.families.empty() || sel.families.count("forward_dynamics") || sel.families.count("factorization") ||
+                      sel.families.count("hybrid_dynamics");
   if (solves) check_mass_matrix(m, st.x.q, lm.joint_names);
 
   nlohmann::ordered_json out;
@@ -179,7 +192,7 @@ int run_eval(const Args& a) {
   out["gravity"] = std::vector<double>{m.gravity[0], m.gravity[1], m.gravity[2]};
   auto vec = [](const VecX<double>& v) { return std::vector<double>(v.data(), v.data() + v.size()); };
   out["state"] = {{"q", vec(st.x.q)}, {"qd", vec(st.x.qd)}, {"qdd", vec(st.x.qdd)}, {"tau", vec(st.x.tau)},
-                  {"f_ext", "none"}};
+                  {"forward", std::vector<int>(st.x.forward.begin(), st.x.forward.end())}, {"f_ext", "none"}};
   nlohmann::ordered_json warnings = lm.warnings;
   for (const auto& w : st.warnings) warnings.push_back(w);
   out["warnings"] = warnings;

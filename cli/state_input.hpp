@@ -9,6 +9,8 @@
 //    numbers, the others nv), in the model's joint order (`rbdlab eval MODEL --json` lists
 //    joint names; a spherical joint takes 4 q numbers [w x y z] and 3 velocities, a free joint
 //    7 q numbers [w x y z px py pz] and 6 velocities [omega; v] in its body frame).
+//  - --forward: hybrid dynamics' split, one number per joint, 1 (forward: tau given) or 0
+//    (inverse: qdd given); default the seed's split with --seed, else every joint forward.
 //  - Quaternions in --q: normalised. If the norm differs from 1 by more than 8 eps (more
 //    than rounding of a unit quaternion written to 17 digits), the result carries a warning
 //    naming the joint and the norm; a zero quaternion is an error (it has no direction).
@@ -56,12 +58,24 @@ inline EvalState make_eval_state(const Model<double>& m, const std::vector<std::
   } else {
     s.x.q = neutral_configuration(m);
     s.x.qd = s.x.qdd = s.x.tau = VecX<double>::Zero(m.nv);
+    s.x.forward.assign(static_cast<std::size_t>(m.nb), 1);
   }
   s.x.f_ext.assign(static_cast<std::size_t>(m.nb), Vec6<double>::Zero());
   if (a.get("--q")) s.x.q = vector_option(a, "--q", m.nq, m, joint_names, true);
   if (a.get("--qd")) s.x.qd = vector_option(a, "--qd", m.nv, m, joint_names, false);
   if (a.get("--qdd")) s.x.qdd = vector_option(a, "--qdd", m.nv, m, joint_names, false);
   if (a.get("--tau")) s.x.tau = vector_option(a, "--tau", m.nv, m, joint_names, false);
+  if (a.get("--forward")) {
+    const std::vector<double> f = parse_list(*a.get("--forward"), "--forward");
+    if (static_cast<int>(f.size()) != m.nb)
+      throw BadInput("--forward: " + std::to_string(f.size()) + " numbers given, model '" + m.name + "' has " +
+                     std::to_string(m.nb) + " joints (one 1 or 0 each, in joint order)");
+    for (std::size_t i = 0; i < f.size(); ++i) {
+      if (f[i] != 0 && f[i] != 1)
+        throw BadInput("--forward: entry " + std::to_string(i) + " (joint '" + joint_names[i] + "') is not 1 or 0");
+      s.x.forward[i] = f[i] == 1;
+    }
+  }
   constexpr double eps = std::numeric_limits<double>::epsilon();
   for (int i = 0; i < m.nb; ++i) {
     const JointType t = m.joint[i].type;

@@ -381,6 +381,50 @@ TEST_CASE("api: a non-finite result is an error, not an answer", "[api]") {
   }
 }
 
+TEST_CASE("api: hybrid_dynamics is its variants' own, bit for bit, reads no unknown entry, and checks its inputs",
+          "[api][hybrid_dynamics]") {
+  for (const Model<double>& m : models()) {
+    const rbd::cases::State x = rbd::cases::random_state(m, 2);  // x.forward: the seed's random split
+    rbdlab::HybridDynamicsWorkspace ws(m);
+    CHECK(ws.fastest() == "hybrid_aba");
+    for_each_type<rbd::HybridDynamicsVariants>([&]<class V>() {
+      INFO(V::name << " on " << m.name);
+      rbd::HybridDynamicsWorkspace<double> raw_ws(m);
+      VecX qdd_raw = x.qdd, tau_raw = x.tau;
+      V::template run<double>(m, x.q, x.qd, x.forward, qdd_raw, tau_raw, &x.f_ext, raw_ws);
+      // The unknown entries set to NaN on entry: they must not be read.
+      VecX qdd = x.qdd, tau = x.tau;
+      for (int i = 0; i < m.nb; ++i)
+        for (int k = 0; k < m.joint[i].nv(); ++k)
+          (x.forward[i] ? qdd : tau)[m.v_idx[i] + k] = std::numeric_limits<double>::quiet_NaN();
+      rbdlab::hybrid_dynamics<V>(ws, x.q, x.qd, x.forward, qdd, tau, &x.f_ext);
+      CHECK(same_bits(qdd, qdd_raw));
+      CHECK(same_bits(tau, tau_raw));
+    });
+  }
+  const Model<double> m = rbd::cases::gu(7);
+  const rbd::cases::State x = rbd::cases::random_state(m, 1);
+  rbdlab::HybridDynamicsWorkspace ws(m);
+  rbd::ForwardJoints fd{1, 0, 1, 0, 1, 0, 1};
+  VecX qdd = x.qdd, tau = x.tau;
+  CHECK(error_of([&] { rbdlab::hybrid_dynamics(ws, x.q, x.qd, rbd::ForwardJoints(3, 1), qdd, tau); }) ==
+        "rbdlab::hybrid_dynamics (hybrid_aba): forward has 3 entries; the model needs one per joint, 7 (model.nb)");
+  VecX short_tau = x.tau.head(5);
+  CHECK(error_of([&] { rbdlab::hybrid_dynamics(ws, x.q, x.qd, fd, qdd, short_tau); }) ==
+        "rbdlab::hybrid_dynamics (hybrid_aba): tau has 5 entries; the model needs 7 (model.nv): it carries the given "
+        "values in");
+  qdd[1] = std::numeric_limits<double>::infinity();  // joint 1 is inverse: qdd[1] is given
+  CHECK(error_of([&] { rbdlab::hybrid_dynamics(ws, x.q, x.qd, fd, qdd, tau); }) ==
+        "rbdlab::hybrid_dynamics (hybrid_aba): qdd[1] (given: joint 1 '" + m.body_name[1] +
+            "' is inverse) is inf (every given entry must be finite)");
+  qdd[1] = 0;
+  CHECK(error_of([&] { rbdlab::hybrid_dynamics(ws, x.q, x.qd, fd, qdd, qdd); }) ==
+        "rbdlab::hybrid_dynamics (hybrid_aba): qdd and tau are the same vector; pass two");
+  VecX huge = x.qd * 1e200;  // finite input, overflowing products
+  CHECK(error_of([&] { rbdlab::hybrid_dynamics<rbd::HybridCrbaSparse>(ws, x.q, huge, fd, qdd, tau); })
+            .starts_with("rbdlab::hybrid_dynamics (hybrid_crba_sparse): the result "));
+}
+
 #else  // RBDLAB_API_COUNT_ALLOCATIONS: the allocation count, in its own program
 
 // The counting replacements of the allocation functions, as in verify/test_no_allocation.cpp
@@ -508,6 +552,18 @@ TEST_CASE("api: no allocation per call once the workspace is made", "[api][alloc
     check_family<rbdlab::ForwardDynamics>(
         m, [&]<class V>(auto& ws) { rbdlab::forward_dynamics<V>(ws, x.q, x.qd, x.tau, qdd, &x.f_ext); });
     check_family<rbdlab::Factorization>(m, [&]<class V>(auto& ws) { rbdlab::factorization<V>(ws, H0, x.tau, sol); });
+    // hybrid_dynamics: once the workspace has seen the split (its first call derives what
+    // depends on the split and allocates for it), none.
+    VecX hqdd = x.qdd, htau = x.tau;
+    rbdlab::HybridDynamicsWorkspace hd(m);
+    CHECK(allocations([&] { rbdlab::hybrid_dynamics(hd, x.q, x.qd, x.forward, hqdd, htau, &x.f_ext); }) > 0);
+    auto no_allocation = [&]<class V>() {
+      const long n = allocations([&] { rbdlab::hybrid_dynamics<V>(hd, x.q, x.qd, x.forward, hqdd, htau, &x.f_ext); });
+      INFO("hybrid_dynamics<" << V::name << "> on " << m.name << ": " << n << " allocations");
+      CHECK(n == 0);
+    };
+    no_allocation.template operator()<rbdlab::Fastest>();
+    for_each_type<rbd::HybridDynamicsVariants>(no_allocation);
   }
 
   // The forms that return their result allocate it, and only it; a wrong-sized output is resized once.

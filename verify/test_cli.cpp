@@ -134,6 +134,26 @@ TEST_CASE("cli: bad state numbers exit 2 naming the option and the element", "[c
   expect_bad_input("eval gu:3 --q 1,2,1e999", {"--q element 3", "out of the range of double"});
   expect_bad_input("eval gu:3 --seed -4", {"--seed", "not a non-negative integer"});
   expect_bad_input("eval gu:3 --gravity 0,0", {"--gravity: expected 3 numbers"});
+  expect_bad_input("eval gu:3 --forward 1,0", {"--forward: 2 numbers given", "has 3 joints"});
+  expect_bad_input("eval gu:3 --forward 1,0.5,1", {"--forward: entry 1", "link2", "not 1 or 0"});
+}
+
+TEST_CASE("cli: eval hybrid_dynamics with --forward: all joints forward gives forward dynamics' qdd", "[cli]") {
+  // With every joint forward the unknowns are qdd (section 9.1), and hybrid_aba performs aba's
+  // operations (test_hybrid_dynamics.cpp): the printed numbers are the same.
+  const Run h = rbdlab("eval gu:3 --seed 2 --forward 1,1,1 --family hybrid_dynamics --variant hybrid_aba --json");
+  const Run f = rbdlab("eval gu:3 --seed 2 --family forward_dynamics --variant aba --json");
+  REQUIRE(h.status == 0);
+  REQUIRE(f.status == 0);
+  const auto vh = nlohmann::json::parse(h.out), vf = nlohmann::json::parse(f.out);
+  INFO(h.out << "\n" << f.out);
+  CHECK(vh["results"][0]["value"] == vf["results"][0]["value"]);
+  CHECK(vh["state"]["forward"] == nlohmann::json::array({1, 1, 1}));
+  CHECK(vh["results"][0]["unknowns"] == nlohmann::json::array({"qdd[0]", "qdd[1]", "qdd[2]"}));
+  // A mixed split names which entry is which.
+  const Run mixed = rbdlab("eval gu:3 --seed 2 --forward 0,1,0 --family hybrid_dynamics --variant hybrid_aba --json");
+  REQUIRE(mixed.status == 0);
+  CHECK(nlohmann::json::parse(mixed.out)["results"][0]["unknowns"] == nlohmann::json::array({"tau[0]", "qdd[1]", "tau[2]"}));
 }
 
 TEST_CASE("cli: quaternions in --q: non-unit normalised with a warning, zero rejected", "[cli][bad_input]") {
@@ -153,6 +173,9 @@ TEST_CASE("cli: a singular mass matrix is refused before forward dynamics", "[cl
   // A leaf of 1e-300 kg on a 1 kg arm: H's pivot for its joint is ~1e-300 against 1: no
   // meaningful qdd exists in double. The message names the joint.
   expect_bad_input("eval " + cli_data("singular_leaf.urdf") + " --family forward_dynamics",
+                   {"singular mass matrix", "joint 'wrist'"});
+  // Hybrid dynamics solves with H_11, so it is refused there too.
+  expect_bad_input("eval " + cli_data("singular_leaf.urdf") + " --family hybrid_dynamics",
                    {"singular mass matrix", "joint 'wrist'"});
   // Inverse dynamics needs no solve and still runs.
   CHECK(rbdlab("eval " + cli_data("singular_leaf.urdf") + " --family inverse_dynamics").status == 0);

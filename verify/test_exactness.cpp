@@ -4,7 +4,9 @@
 //  - factorization: x = H^-1 tau from each variant, with H from the CRBA in Reference, against
 //    Gaussian elimination with partial pivoting on the oracle's H (verify/support/oracles.hpp);
 //  - forward_dynamics: qdd against the oracle's solve of H qdd = tau - C (oracle::mass_matrix,
-//    oracle::inverse_dynamics with qdd = 0, the same elimination).
+//    oracle::inverse_dynamics with qdd = 0, the same elimination);
+//  - hybrid_dynamics: the unknowns of Eq. 9.2 (qdd at the state's forward joints, tau at the
+//    others) against the same elimination on Eq. 9.1 rearranged (verify/support/oracles.hpp).
 #include "verify/support/exactness.hpp"
 #include "verify/support/families.hpp"
 
@@ -30,6 +32,11 @@ TEST_CASE("exactness: factorization variants solve H x = tau to 40 digits", "[ex
 TEST_CASE("exactness: forward_dynamics variants agree with the Lagrangian oracle to 40 digits",
           "[exactness][forward_dynamics]") {
   check_family_exactness(forward_dynamics_family());
+}
+
+TEST_CASE("exactness: hybrid_dynamics variants agree with the Lagrangian oracle to 40 digits",
+          "[exactness][hybrid_dynamics]") {
+  check_family_exactness(hybrid_dynamics_family());
 }
 
 // The table is built from families.hpp's variant lists; a family missing from all_families()

@@ -245,3 +245,23 @@ TEST_CASE("no allocation: forward dynamics variants", "[allocation]") {
       "forward_dynamics", []<class V>(const rbd::Model<double>& m, const State& x, const MatX&, FW& ws, VecX& qdd,
                                       MatX&) { V::template run<double>(m, x.q, x.qd, x.tau, &x.f_ext, qdd, ws); });
 }
+
+TEST_CASE("no allocation: hybrid dynamics variants, once the split is prepared", "[allocation]") {
+  // What depends on the split alone (nu(fd), H_11's pattern and storage) is made when a split is
+  // first used (HybridDynamicsWorkspace::prepare, section 9.1's "calculate it just once"): made
+  // here before counting, then every call with that split allocates nothing.
+  for (const rbd::Model<double>& m : models()) {
+    const rbd::cases::State x = rbd::cases::random_state(m, 1);
+    rbd::verify::for_each_type<rbd::HybridDynamicsVariants>([&]<class V>() {
+      rbd::HybridDynamicsWorkspace<double> ws(m);
+      ws.prepare(m, x.forward);
+      VecX qdd = x.qdd, tau = x.tau;
+      for (int k = 1; k <= 2; ++k) {
+        const Allocations a = counted_allocations([&] { V::template run<double>(m, x.q, x.qd, x.forward, qdd, tau, &x.f_ext, ws); });
+        INFO("hybrid_dynamics/" << V::name << " on " << m.name << ", call " << k << ": " << a.new_calls << " operator new, "
+                                << a.malloc_calls << " malloc-family calls");
+        CHECK(a.total() == 0);
+      }
+    });
+  }
+}

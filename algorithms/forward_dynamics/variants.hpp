@@ -10,6 +10,7 @@
 #include "forward_dynamics/aba.hpp"
 #include "forward_dynamics/aba_dh.hpp"
 #include "forward_dynamics/aba_implicit.hpp"
+#include "forward_dynamics/aba_inverse_inertia.hpp"
 #include "forward_dynamics/crba_llt_dense.hpp"
 #include "forward_dynamics/crba_ltdl.hpp"
 #include "floating_base/aba_floating.hpp"
@@ -25,10 +26,11 @@ concept ForwardDynamicsVariant = requires(const Model<double>& m, const VecX<dou
   V::template run<double>(m, x, x, x, static_cast<const ExternalForces<double>*>(nullptr), out, ws);
 };
 
-using ForwardDynamicsVariants = std::tuple<Aba, CrbaLtdl, CrbaLltDense, AbaDh, AbaFloating, AbaImplicit>;
+using ForwardDynamicsVariants = std::tuple<Aba, CrbaLtdl, CrbaLltDense, AbaDh, AbaFloating, AbaImplicit, AbaInverseInertia>;
 
 static_assert(ForwardDynamicsVariant<Aba> && ForwardDynamicsVariant<CrbaLtdl> &&
               ForwardDynamicsVariant<CrbaLltDense> && ForwardDynamicsVariant<AbaDh> &&
-              ForwardDynamicsVariant<AbaFloating> && ForwardDynamicsVariant<AbaImplicit>);
+              ForwardDynamicsVariant<AbaFloating> && ForwardDynamicsVariant<AbaImplicit> &&
+              ForwardDynamicsVariant<AbaInverseInertia>);
 
 }  // namespace rbd

@@ -70,6 +70,9 @@ template <class S> struct ForwardDynamicsWorkspace : Workspace<S> {
   std::vector<MatN<S>> Kinv; // K_i^-1 = (T_i^T (I^A_i)^-1 T_i)^-1, m_i x m_i
   std::vector<VecN<S>> z;    // z_i = T_i^T (c_i - w_i), m_i
   std::vector<Vec6<S>> w;    // w_i = (I^A_i)^-1 (T_a tau_i - p^A_i)
+  // aba_inverse_inertia (Table 7.2, variant 1), per body.
+  std::vector<Mat6<S>> Phi;  // articulated-body inverse inertia Phi^A_i (Eq. 7.56 inverted)
+  std::vector<Vec6<S>> b;    // articulated-body bias acceleration b^A_i
   // Inertia-matrix routes (CRBA + bias + solve).
   MatX<S> H;                 // joint-space inertia; out-of-pattern entries stay exactly zero
   VecX<S> C;                 // bias forces C(q, qd, f_ext)
@@ -95,6 +98,8 @@ template <class S> struct ForwardDynamicsWorkspace : Workspace<S> {
     Kinv.resize(m.nb);
     z.resize(m.nb);
     w.assign(m.nb, Vec6<S>::Zero());
+    Phi.assign(m.nb, Mat6<S>::Zero());
+    b.assign(m.nb, Vec6<S>::Zero());
     for (int i = 0; i < m.nb; ++i) {
       const Joint<S>& joint = m.joint[i];
       Eigen::Matrix<S, 7, 1> q0 = Eigen::Matrix<S, 7, 1>::Zero();  // neutral q: identity quaternion

@@ -1,5 +1,5 @@
 #pragma once
-// rbdlab's C++ API: the verified variants of five families behind one checked call each.
+// rbdlab's C++ API: the verified variants of six families behind one checked call each.
 // Include <rbdlab/rbdlab.hpp> (this header, plus the URDF loader and the Reference scalar when
 // their CMake targets are linked); README.md, "Using rbdlab from your project", has the set-up.
 //
@@ -15,6 +15,9 @@
 //   bias(ws, q, qd, C [, f_ext])                       C = ID(q, qd, 0)            Eq. 6.1
 //   forward_dynamics(ws, q, qd, tau, qdd [, f_ext])    qdd = H^-1 (tau - C)        Table 7.1
 //   factorization(ws, H, b, x)                         x = H^-1 b, H from mass_matrix
+//   hybrid_dynamics(ws, q, qd, forward, qdd, tau [, f_ext])  the unknowns of Eq. 9.2     Table 9.3
+//                                                      (forward[i] != 0: joint i's tau given,
+//                                                      its qdd computed; else the reverse)
 // q has model.nq entries (a spherical or free joint's rotation is a unit quaternion w x y z),
 // qd, qdd, tau, C, b and x have model.nv, H is nv x nv; f_ext (optional, nullptr = none) holds one
 // spatial force [n; f] per body in that body's coordinates. Gravity is the model's
@@ -37,7 +40,8 @@
 //    rbdlab::NumericalError (a std::runtime_error) instead of returning it;
 //  - no allocation per call once the workspace is made, when the outputs have their sizes (an
 //    output of the wrong size is resized, which allocates once); the forms that return their
-//    result allocate it. verify/test_api.cpp counts the allocations;
+//    result allocate it. hybrid_dynamics allocates when the split differs from the last call's
+//    (section 9.1: what depends on the split is derived once, when it changes). verify/test_api.cpp counts the allocations;
 //  - the same results, bit for bit, as the variant's own rbd::<Variant>::run() (on a zeroed H for
 //    mass_matrix, whose variants write H's branch-induced pattern only), the zero-overhead layer
 //    underneath (ws.scratch() is its workspace, for callers who want to skip the checks),
@@ -65,6 +69,10 @@
 //    else rnea_spatial (faster on every branched tree);
 //  - forward_dynamics: aba_floating on a free-floating base; else aba (fastest on every case with
 //    more than one body; aba_dh, crba_ltdl and crba_llt_dense are slower);
+//  - hybrid_dynamics: hybrid_aba (reports/data/bench.json of the commit that added the family, one split per
+//    case with every other joint forward: the fastest of the three at 43 of the 57 (case, n) timed and at 23
+//    of the 25 with n >= 30; where a CRBA route won, at n <= 30, it was by up to 1.47x, on tree_bf1.5 n = 4;
+//    run-to-run spread on this shared machine was 15-25 %); hybrid_aba applies to every model
 //  - factorization: llt_dense when H has no branch-induced zero (a chain) and nv >= 64 (0.61-0.86 of
 //    ltdl_sparse's time at 64..256); else ltdl_sparse (fastest on every tree and every chain up to
 //    n = 32; within 6 % of the dense ones at 63).
@@ -83,6 +91,7 @@
 #include "bias/variants.hpp"
 #include "factorization/variants.hpp"
 #include "forward_dynamics/variants.hpp"
+#include "hybrid_dynamics/variants.hpp"
 #include "inverse_dynamics/variants.hpp"
 #include "mass_matrix/variants.hpp"
 
@@ -213,6 +222,14 @@ struct Factorization {
     if constexpr (std::is_same_v<V, rbd::LltDense>) return detail::dense_pattern(m) && m.nv >= 64;
     else return true;
   }
+};
+
+struct HybridDynamics {
+  static constexpr std::string_view name = "hybrid_dynamics";
+  using Variants = rbd::HybridDynamicsVariants;
+  using Preference = std::tuple<rbd::HybridAba>;
+  template <class S> using Scratch = rbd::HybridDynamicsWorkspace<S>;
+  template <class V, class S> static bool preferred(const rbd::Model<S>&) { return true; }
 };
 
 namespace detail {
@@ -395,11 +412,15 @@ template <class S> struct ForwardDynamicsWorkspace : FamilyWorkspace<ForwardDyna
 template <class S> struct FactorizationWorkspace : FamilyWorkspace<Factorization, S> {
   using FamilyWorkspace<Factorization, S>::FamilyWorkspace;
 };
+template <class S> struct HybridDynamicsWorkspace : FamilyWorkspace<HybridDynamics, S> {
+  using FamilyWorkspace<HybridDynamics, S>::FamilyWorkspace;
+};
 template <class S> InverseDynamicsWorkspace(const rbd::Model<S>&) -> InverseDynamicsWorkspace<S>;
 template <class S> MassMatrixWorkspace(const rbd::Model<S>&) -> MassMatrixWorkspace<S>;
 template <class S> BiasWorkspace(const rbd::Model<S>&) -> BiasWorkspace<S>;
 template <class S> ForwardDynamicsWorkspace(const rbd::Model<S>&) -> ForwardDynamicsWorkspace<S>;
 template <class S> FactorizationWorkspace(const rbd::Model<S>&) -> FactorizationWorkspace<S>;
+template <class S> HybridDynamicsWorkspace(const rbd::Model<S>&) -> HybridDynamicsWorkspace<S>;
 
 // ---- checks (no allocation unless they fail) ----------------------------------------------
 
@@ -652,6 +673,68 @@ VecX<S> factorization(FamilyWorkspace<Factorization, S>& ws, const MatIn<S>& H, 
   VecX<S> x(ws.model().nv);
   factorization<V>(ws, H, b, x);
   return x;
+}
+
+// Hybrid dynamics (Featherstone section 9.1): forward[i] != 0 makes joint i a forward-dynamics
+// joint (its entries of tau given, of qdd computed), forward[i] == 0 an inverse-dynamics joint
+// (qdd given, tau computed). qdd and tau carry the given entries in and are completed in place;
+// the entries to be computed are neither read nor checked on entry (they may hold anything, NaN
+// included), and are checked finite on return. Every forward joint gives forward_dynamics, none
+// gives inverse_dynamics. forward has one entry per joint (model.nb), in body order.
+template <class V = Fastest, class S>
+void hybrid_dynamics(FamilyWorkspace<HybridDynamics, S>& ws, const VecIn<S>& q, const VecIn<S>& qd,
+                     const rbd::ForwardJoints& forward, VecX<S>& qdd, VecX<S>& tau, const ForcesIn<S>* f_ext = nullptr) {
+  const rbd::Model<S>& m = ws.model();
+  detail::dispatch<V>(ws, "hybrid_dynamics", [&]<class V2>(const detail::Where& w) {
+    detail::check_q(w, m, q);
+    detail::check_vector<S>(w, "qd", qd, m.nv, "model.nv");
+    if (static_cast<int>(forward.size()) != m.nb)
+      detail::fail(w, "forward has " + std::to_string(forward.size()) + " entries; the model needs one per joint, " +
+                          std::to_string(m.nb) + " (model.nb)");
+    for (const char* arg : {"qdd", "tau"}) {
+      const VecX<S>& v = arg[0] == 'q' ? qdd : tau;
+      if (v.size() != m.nv)
+        detail::fail(w, std::string(arg) + " has " + std::to_string(v.size()) + " entries; the model needs " +
+                            std::to_string(m.nv) + " (model.nv): it carries the given values in");
+    }
+    const void* out[] = {qdd.data(), tau.data()};
+    if (out[0] == out[1]) detail::fail(w, "qdd and tau are the same vector; pass two");
+    for (const void* p : out)
+      if (p == static_cast<const void*>(q.data()) || p == static_cast<const void*>(qd.data()))
+        detail::fail(w, std::string(p == out[0] ? "qdd" : "tau") + " is also the input q or qd; pass a separate vector");
+    // The given entries: qdd at the inverse joints, tau at the forward ones.
+    const auto each_entry = [&](bool given, auto&& f) {
+      for (int i = 0; i < m.nb; ++i)
+        for (int k = 0; k < m.joint[i].nv(); ++k) {
+          const int v = m.v_idx[i] + k;
+          const bool fwd = forward[static_cast<std::size_t>(i)] != 0;
+          if (fwd == given) f(tau, "tau", v, i);  // forward joint: tau given, qdd computed
+          else f(qdd, "qdd", v, i);
+        }
+    };
+    each_entry(true, [&](const VecX<S>& x, const char* arg, int v, int i) {
+      if (!detail::finite(x[v]))
+        detail::fail(w, std::string(arg) + "[" + std::to_string(v) + "] (given: joint " + std::to_string(i) + " '" +
+                            m.body_name[i] + "' is " + (forward[i] ? "forward" : "inverse") + ") is " +
+                            detail::show(x[v]) + " (every given entry must be finite)");
+    });
+    detail::check_f_ext(w, m, f_ext);
+    try {
+      run_inlined<S>([&] { V2::template run<S>(m, q, qd, forward, qdd, tau, f_ext, ws.scratch()); });
+    } catch (const std::runtime_error& e) {  // hybrid_crba_dense: H_11 not positive definite
+      throw NumericalError(w.str() + ": " + e.what());
+    }
+    if constexpr (std::is_same_v<V2, rbd::HybridCrbaSparse>) {
+      const rbd::HybridDynamicsWorkspace<S>& h = ws.scratch();
+      for (int k = 0; k < h.pattern11.size(); ++k)
+        if (!(h.rows11[h.pattern11.row_start[k]] > S(0)))
+          throw NumericalError(w.str() + ": H_11 is not positive definite (pivot " + std::to_string(k) +
+                               " of its L^T D L factorization is " + detail::show(h.rows11[h.pattern11.row_start[k]]) + ")");
+    }
+    each_entry(false, [&](const VecX<S>& x, const char* arg, int v, int) {
+      if (!detail::finite(x[v])) detail::non_finite_result(w, arg, x, v, 0);
+    });
+  });
 }
 
 }  // namespace rbdlab

@@ -14,7 +14,7 @@
 //   rbdlab::forward_dynamics<rbd::Aba>(fd, q, qd, tau, qdd);         // a chosen variant, into qdd
 //
 // What is here:
-//   rbdlab/api.hpp        the five families' checked calls, their workspaces, the choice of the
+//   rbdlab/api.hpp        the six families' checked calls, their workspaces, the choice of the
 //                         fastest applicable variant (documented there) and the errors
 //   rbdlab/urdf.hpp       rbdlab::load_urdf (urdfdom; CMake target rbdlab::urdf), included here
 //                         when that target is linked (it defines RBDLAB_WITH_URDF)

@@ -41,7 +41,7 @@ struct AccuracyRecord {
   double exact_digits = 0, err_eps_max = 0, err_eps_mean = 0, err_eps_rms = 0;
   double cancellation = 1, err_eps_vs_typical_max = 0, budget_eps = 0;
   std::string budget_rule;
-  double cond_H_max = -1, cond_D_max = -1;  // the conditioning the budget rule used, if any
+  double cond_H_max = -1, cond_D_max = -1, cond_I_max = -1;  // the conditioning the budget rule used, if any
   std::string fallback_to;                  // the variant that ran instead ("" = its own code)
   std::string non_finite;                   // where a NaN/inf appeared ("" = none)
   bool pass = false;
@@ -59,6 +59,7 @@ inline nlohmann::json to_json(const AccuracyRecord& r) {
                       {"budget_eps", r.budget_eps}, {"budget_rule", r.budget_rule}, {"pass", r.pass}};
   if (r.cond_H_max >= 0) j["cond_H_max"] = r.cond_H_max;
   if (r.cond_D_max >= 0) j["cond_D_max"] = r.cond_D_max;
+  if (r.cond_I_max >= 0) j["cond_I_max"] = r.cond_I_max;
   if (!r.fallback_to.empty()) j["fallback_to"] = r.fallback_to;
   if (!r.non_finite.empty()) j["non_finite"] = r.non_finite;
   return j;

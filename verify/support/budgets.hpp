@@ -34,6 +34,16 @@
 //   first-order model above, not on a proof that the oblique projections 1 - S D^-1 U^T of
 //   the forward pass never amplify; the sweep and the round-off study check it on every case
 //   and report measured / budget.
+//
+// inverse_inertias: 32 (d + 1) max_i lambda_max(I^A_i) / lambda_min(I_i). For aba_inverse_inertia
+//   (Table 7.2, variant 1), whose solves are not with the D_i but with 6x6 inertias: each body's
+//   own I_i is inverted (Phi_i = I_i^-1), and the assembly's Y = T^T (Phi_1 + Phi_2) T and pass 3's
+//   K = T^T Phi_i T are congruences of inverse inertias. Every inertia on that route is a partial
+//   articulated inertia: body p's own I_p plus the contributions (positive semi-definite) of some
+//   of its children, so lambda_min >= lambda_min(I_p) and lambda_max <= lambda_max(I^A_p), and
+//   its cond2 is at most lambda_max(I^A_p) / lambda_min(I_p). The rest is recursion work, as for
+//   articulated_solves; so the recursion bound of the three passes, 32 (d + 1), amplified by
+//   that ratio, to first order (the same kind of model as articulated_solves, checked the same way).
 #include <Eigen/Eigenvalues>
 #include <algorithm>
 #include <stdexcept>
@@ -45,13 +55,14 @@
 
 namespace rbd::verify {
 
-enum class BudgetRule { recursion, solve_with_H, articulated_solves };
+enum class BudgetRule { recursion, solve_with_H, articulated_solves, inverse_inertias };
 
 inline std::string_view rule_name(BudgetRule r) {
   switch (r) {
     case BudgetRule::recursion: return "recursion";
     case BudgetRule::solve_with_H: return "solve_with_H";
     case BudgetRule::articulated_solves: return "articulated_solves";
+    case BudgetRule::inverse_inertias: return "inverse_inertias";
   }
   return "?";
 }
@@ -61,6 +72,7 @@ inline std::string_view rule_formula(BudgetRule r) {
     case BudgetRule::recursion: return "16 (d + 1)";
     case BudgetRule::solve_with_H: return "cond2(H) (32 (d + 1) + 4 nv)";
     case BudgetRule::articulated_solves: return "32 (d + 1) max_i cond2(D_i)";
+    case BudgetRule::inverse_inertias: return "32 (d + 1) max_i lambda_max(I^A_i) / lambda_min(I_i)";
   }
   return "?";
 }
@@ -107,13 +119,39 @@ inline double max_cond_D(const Model<double>& md, int seeds) {
   return worst;
 }
 
+// max over bodies of lambda_max(I^A_i) / lambda_min(I_i) at one state (I^A_i from ABA in double,
+// I_i the body's own inertia): the bound on cond2 of every partial articulated inertia.
+inline double max_cond_inertias_at(const Model<double>& md, const cases::State& s) {
+  ForwardDynamicsWorkspace<double> ws(md);
+  VecX<double> qdd(md.nv);
+  Aba::run<double>(md, s.q, s.qd, s.tau, &s.f_ext, qdd, ws);
+  double worst = 1;
+  for (int i = 0; i < md.nb; ++i) {
+    using Solver = Eigen::SelfAdjointEigenSolver<Eigen::Matrix<double, 6, 6>>;
+    const Mat6<double> Ii = aba_detail::inertia_matrix<double>(md.I[i]);
+    const double lmin = Solver(Ii, Eigen::EigenvaluesOnly).eigenvalues()[0];
+    const double lmax = Solver(Mat6<double>((ws.IA[i] + ws.IA[i].transpose()) / 2), Eigen::EigenvaluesOnly).eigenvalues()[5];
+    if (!(lmin > 0)) throw std::runtime_error("budget: body " + std::to_string(i) + "'s inertia is not positive definite");
+    worst = std::max(worst, lmax / lmin);
+  }
+  return worst;
+}
+
+inline double max_cond_inertias(const Model<double>& md, int seeds) {
+  double worst = 1;
+  for (int seed = 1; seed <= seeds; ++seed)
+    worst = std::max(worst, max_cond_inertias_at(md, cases::random_state(md, seed)));
+  return worst;
+}
+
 // The conditioning a budget rule needs, computed once per model and shared by the variants.
 struct Conditioning {
   const Model<double>& md;
   int seeds;
-  double cond_H = -1, cond_D = -1;  // -1: not needed (yet)
+  double cond_H = -1, cond_D = -1, cond_I = -1;  // -1: not needed (yet)
   double H() { return cond_H < 0 ? (cond_H = max_cond_H(md, seeds)) : cond_H; }
   double D() { return cond_D < 0 ? (cond_D = max_cond_D(md, seeds)) : cond_D; }
+  double I() { return cond_I < 0 ? (cond_I = max_cond_inertias(md, seeds)) : cond_I; }
 };
 
 inline double budget_eps(BudgetRule rule, Conditioning& c) {
@@ -122,6 +160,7 @@ inline double budget_eps(BudgetRule rule, Conditioning& c) {
     case BudgetRule::recursion: return 16.0 * d1;
     case BudgetRule::solve_with_H: return c.H() * (32.0 * d1 + 4.0 * c.md.nv);
     case BudgetRule::articulated_solves: return 32.0 * d1 * c.D();
+    case BudgetRule::inverse_inertias: return 32.0 * d1 * c.I();
   }
   throw std::logic_error("budget_eps: unknown rule");
 }

@@ -11,6 +11,7 @@
 #include "bias/variants.hpp"
 #include "factorization/variants.hpp"
 #include "forward_dynamics/variants.hpp"
+#include "hybrid_dynamics/variants.hpp"
 #include "inverse_dynamics/variants.hpp"
 #include "mass_matrix/variants.hpp"
 #include "verify/support/budgets.hpp"
@@ -85,6 +86,8 @@ struct ForwardDynamicsFamily {
   template <class V> static consteval BudgetRule rule_for() {
     if constexpr (std::is_same_v<V, CrbaLtdl> || std::is_same_v<V, CrbaLltDense>) {
       return BudgetRule::solve_with_H;
+    } else if constexpr (std::is_same_v<V, AbaInverseInertia>) {
+      return BudgetRule::inverse_inertias;  // solves with 6x6 inertias, not the D_i
     } else {
       static_assert(std::is_same_v<V, Aba> || std::is_same_v<V, AbaDh> || std::is_same_v<V, AbaImplicit> ||
                         std::is_same_v<V, AbaFloating>,
@@ -95,8 +98,43 @@ struct ForwardDynamicsFamily {
   template <class V> static constexpr BudgetRule budget_rule = rule_for<V>();
 };
 
+// Hybrid dynamics (section 9.1) with the state's split (cases/states.hpp: each joint forward or
+// inverse at random). The value is the vector of unknowns, y_v = qdd_v at a forward joint's
+// variables and tau_v at an inverse joint's: what Eq. 9.2 solves for.
+struct HybridDynamicsFamily {
+  static constexpr std::string_view name = "hybrid_dynamics";
+  using Variants = HybridDynamicsVariants;
+  template <class S>
+  static VecX<S> unknowns(const Model<S>& m, const std::vector<char>& fd, const VecX<S>& qdd, const VecX<S>& tau) {
+    VecX<S> y(m.nv);
+    for (int i = 0; i < m.nb; ++i)
+      for (int k = 0; k < m.joint[i].nv(); ++k) y[m.v_idx[i] + k] = fd[i] ? qdd[m.v_idx[i] + k] : tau[m.v_idx[i] + k];
+    return y;
+  }
+  template <class V, class S>
+  static MatX<S> evaluate(const Model<S>& m, const StateOf<S>& x, Workspace<S>&) {
+    HybridDynamicsWorkspace<S> hws(m);
+    VecX<S> qdd = x.qdd, tau = x.tau;
+    V::template run<S>(m, x.q, x.qd, x.forward, qdd, tau, &x.f_ext, hws);
+    return unknowns<S>(m, x.forward, qdd, tau);
+  }
+  // The CRBA routes solve with H_11, a principal submatrix of H: its eigenvalues interlace H's
+  // (Cauchy), so cond2(H_11) <= cond2(H) and solve_with_H's bound holds for them. hybrid_aba
+  // solves only with the forward joints' D_i, as aba.
+  template <class V> static consteval BudgetRule rule_for() {
+    if constexpr (std::is_same_v<V, HybridAba>) {
+      return BudgetRule::articulated_solves;
+    } else {
+      static_assert(std::is_same_v<V, HybridCrbaSparse> || std::is_same_v<V, HybridCrbaDense>,
+                    "a new hybrid-dynamics variant: say here which budget rule of budgets.hpp fits it");
+      return BudgetRule::solve_with_H;
+    }
+  }
+  template <class V> static constexpr BudgetRule budget_rule = rule_for<V>();
+};
+
 using AllFamilies = std::tuple<InverseDynamicsFamily, MassMatrixFamily, BiasFamily, FactorizationFamily,
-                               ForwardDynamicsFamily>;
+                               ForwardDynamicsFamily, HybridDynamicsFamily>;
 
 // Calls f.template operator()<T>() for each type T in a tuple.
 template <class Tuple, class F> void for_each_type(F&& f) {

@@ -63,5 +63,6 @@ const FamilyEntry& mass_matrix_family();
 const FamilyEntry& bias_family();
 const FamilyEntry& factorization_family();
 const FamilyEntry& forward_dynamics_family();
+const FamilyEntry& hybrid_dynamics_family();
 
 }  // namespace rbd::verify

@@ -62,4 +62,28 @@ template <> inline MatX<Reference> oracle_value<ForwardDynamicsFamily>(const Mod
   return dense_solve_gepp<Reference>(oracle::mass_matrix(m, x.q), VecX<Reference>(x.tau - C));
 }
 
+// Hybrid dynamics: Eq. 9.1 with the oracle's H and C = ID(q, qd, 0, f_ext), rearranged into one
+// system in the unknowns y (y_v = qdd_v at a forward variable, tau_v at an inverse one):
+//   sum_{v fwd} H_:v y_v - sum_{v inv} e_v y_v = sum_{v fwd} e_v tau_v - C - sum_{v inv} H_:v qdd_v,
+// solved whole by the elimination above (no H_11, no C', no ordering of the variables).
+template <> inline MatX<Reference> oracle_value<HybridDynamicsFamily>(const Model<Reference>& m,
+                                                                     const StateOf<Reference>& x) {
+  const VecX<Reference> zero = VecX<Reference>::Zero(m.nv);
+  const MatX<Reference> H = oracle::mass_matrix(m, x.q);
+  MatX<Reference> A = MatX<Reference>::Zero(m.nv, m.nv);
+  VecX<Reference> b = -oracle::inverse_dynamics(m, x.q, x.qd, zero, &x.f_ext);
+  for (int i = 0; i < m.nb; ++i)
+    for (int k = 0; k < m.joint[i].nv(); ++k) {
+      const int v = m.v_idx[i] + k;
+      if (x.forward.at(i)) {
+        A.col(v) = H.col(v);
+        b[v] += x.tau[v];
+      } else {
+        A(v, v) = Reference(-1);
+        b -= H.col(v) * x.qdd[v];
+      }
+    }
+  return dense_solve_gepp<Reference>(A, b);
+}
+
 }  // namespace rbd::verify

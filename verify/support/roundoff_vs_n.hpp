@@ -187,6 +187,7 @@ inline nlohmann::json sweep(const CaseFamily& cf, const std::vector<int>& ns, co
         // 1-DoF-joint families (checked: the rule's value is computed, not assumed).
         conditioning.cond_H = cond[s];
         conditioning.cond_D = v.budget_rule == BudgetRule::articulated_solves ? max_cond_D_at(md, states[s]) : -1;
+        conditioning.cond_I = v.budget_rule == BudgetRule::inverse_inertias ? max_cond_inertias_at(md, states[s]) : -1;
         budget[s] = budget_eps(v.budget_rule, conditioning);
         err[s] = error_in_eps(x, truth[s]);
         const MatX<Reference> d = x.unaryExpr([](double t) { return Reference(t); }) - truth[s];

@@ -61,6 +61,7 @@ void measure_accuracy(const FamilyEntry& family, const std::string& case_id, con
     r.budget_eps = budget_eps(v.budget_rule, conditioning);
     if (v.budget_rule == BudgetRule::solve_with_H) r.cond_H_max = conditioning.H();
     if (v.budget_rule == BudgetRule::articulated_solves) r.cond_D_max = conditioning.D();
+    if (v.budget_rule == BudgetRule::inverse_inertias) r.cond_I_max = conditioning.I();
     if (!r.non_finite.empty()) {
       // No error figure means anything; NaN is written as null, which the gate rejects.
       r.err_eps_max = r.err_eps_mean = r.err_eps_rms = r.err_eps_vs_typical_max = std::nan("");
