@@ -33,10 +33,10 @@ struct HybridCrbaDense {
       ws.x1[r] = tau[ws.dof[r]] - ws.Cp[ws.dof[r]];                           // tau_1 - C'_1
     }
     if (nf > 0) {
-      ws.llt11.compute(ws.H11);                                                // step 3 (lower triangle)
-      if (ws.llt11.info() != Eigen::Success)
+      ws.llt11->compute(ws.H11);                                                // step 3 (lower triangle)
+      if (ws.llt11->info() != Eigen::Success)
         throw std::runtime_error("hybrid_crba_dense: H_11 is not positive definite (a singular mass matrix?)");
-      ws.llt11.solveInPlace(ws.x1);
+      ws.llt11->solveInPlace(ws.x1);
     }
     hybrid_detail::scatter_forward<S>(ws, qdd);
     for (int i = 0; i < model.nb; ++i) {                                       // step 4: tau_2 = C'_2 + H_21 qdd_1

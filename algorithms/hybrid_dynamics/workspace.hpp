@@ -7,6 +7,7 @@
 // suggests ("calculate it just once at the beginning of the run, and store it"): a call with
 // the same split as the last allocates nothing.
 #include <Eigen/Cholesky>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -54,7 +55,9 @@ template <class S> struct HybridDynamicsWorkspace : ForwardDynamicsWorkspace<S> 
   TreePattern pattern11;        // H_11's branch-induced pattern (Figure 9.1, expanded)
   PackedRows<S> rows11;         // H_11 packed, then its L^T D L factor
   MatX<S> H11;                  // H_11 dense (hybrid_crba_dense)
-  Eigen::LLT<MatX<S>> llt11;    // its Cholesky factor, sized nf
+  // Its Cholesky factor, sized nf. Made in place by emplace(): Eigen's LLT(size) leaves its
+  // info() unset, so assigning a temporary one would read an indeterminate value (UBSan).
+  std::optional<Eigen::LLT<MatX<S>>> llt11;
   VecX<S> x1;                   // nf: right-hand side, then qdd_1
   // Per call.
   VecX<S> Cp;                   // C' = ID(q, qd, Q^T [0; qdd_2]) (Eq. 9.3)
@@ -81,7 +84,7 @@ template <class S> struct HybridDynamicsWorkspace : ForwardDynamicsWorkspace<S> 
     const int nf = static_cast<int>(dof.size());
     rows11 = PackedRows<S>::Zero(pattern11.nonzeros());
     H11 = MatX<S>::Zero(nf, nf);
-    llt11 = Eigen::LLT<MatX<S>>(nf);
+    llt11.emplace(nf);
     x1 = VecX<S>::Zero(nf);
   }
 };
