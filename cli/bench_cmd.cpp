@@ -24,7 +24,7 @@ int run_bench(const Args& a, const char*) {
   (void)load_model(a);
   if (access(RBDLAB_BENCH_PROGRAM, X_OK) != 0)
     throw BadInput(std::string("bench: the benchmark program ") + RBDLAB_BENCH_PROGRAM +
-                   " is not built (make verify does not build it); run `make build` first");
+                   " is not built (make verify does not build it); run `make build` or `make bench` first");
   std::vector<std::string> args = {RBDLAB_BENCH_PROGRAM, "--model=" + a.positional[0]};
   if (a.flag.count("--floating")) args.push_back("--floating");
   if (a.flag.count("--quick")) args.push_back("--quick");
@@ -40,7 +40,7 @@ int run_bench(const Args& a, const char*) {
   argv.push_back(nullptr);
   execv(argv[0], argv.data());
   throw std::runtime_error(std::string("cannot run ") + RBDLAB_BENCH_PROGRAM + ": " + std::strerror(errno) +
-                           " (build it with `cmake --build build --target rbdlab_bench`)");
+                           " (build it with `make bench`)");
 }
 
 }  // namespace rbd::cli

@@ -4,8 +4,8 @@
 
   gate_variation.py REF_DIR NAME=DIR [NAME=DIR ...] [--out reports/data/gate_variation.json]
 
-REF_DIR holds the data of the reference build (GCC, -O1, -ffp-contract=off: what CI runs and
-the baselines come from); each NAME=DIR the data of the same sources built another way
+REF_DIR holds the data of the reference build (Clang, -O1, -ffp-contract=off: what CI runs and
+the baselines come from; GCC -O1 until 2026-11-26); each NAME=DIR the data of the same sources built another way
 (`make gate-variation` builds and runs them: -O2, -O3, Clang, and -march=native with FMA
 contraction). For every figure the gate compares (accuracy.json's err_eps_max, err_eps_mean,
 exact_digits, budget_eps; every study's gated_figures), it records how far the other build
@@ -149,7 +149,7 @@ def main():
                 above_floor.add(item["value"] if item["value"] is not None else math.inf, f"{name}: {s} {item['figure']}")
         configs[name] = c
     out = {"what": "variation of the gated figures between builds that change nothing in the algorithms (issue 13)",
-           "reference_build": described.get("ref", "GCC -O1 -ffp-contract=off"),
+           "reference_build": described.get("ref", "Clang -O1 -ffp-contract=off"),
            "date": datetime.now(timezone.utc).strftime("%Y-%m-%d"),
            "err_floor_eps": gate.ERR_FLOOR_EPS, "ratio_limit": gate.RATIO_LIMIT,
            "largest_ratio_above_floor": above_floor.max(), "worst_above_floor": above_floor.to_json(),

@@ -103,7 +103,7 @@ Vec3<R> odot_value(const MovingPose& P) { return Vec3<R>(P.od[0].a, P.od[1].a, P
 std::vector<oracle::LinkTrajectory<R>> links(std::uint64_t seed) { return rbd::verify::frames::random_chain(3, seed); }
 const R kT = R(3) / R(10);
 MovingPose pose_of(const oracle::LinkTrajectory<R>& L) { return moving(oracle::link_pose(L, kT)); }
-R maxabs(const Eigen::MatrixBase<auto>& m) { return m.cwiseAbs().maxCoeff(); }
+template <class D> R maxabs(const Eigen::MatrixBase<D>& m) { return m.cwiseAbs().maxCoeff(); }
 }  // namespace
 
 TEST_CASE("representations: conversions round-trip exactly", "[representations][conversions]") {

@@ -881,7 +881,9 @@ def provenance_page(ctx):
              ["memory", f"{mem:.1f} GiB" if mem else _unknown(None)],
              ["OS", _unknown(sysinfo.os_release())],
              ["kernel", _unknown(sysinfo.kernel())],
-             ["compiler (`c++ --version`)", _unknown(sysinfo.compiler_version())]]
+             ["compiler (`c++ --version`)", _unknown(sysinfo.compiler_version())],
+             ["compiler of the checks (build/, which wrote the accuracy, op-count and study data)",
+              _unknown(sysinfo.checks_compiler_version(data.root))]]
              + [[f"compiler from bench.json context: {k}", _context_value(bench_ctx[k])] for k in compiler_keys]),
          "", "## Source", "",
          fmt.table(["item", "value"], [

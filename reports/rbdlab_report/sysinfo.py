@@ -71,6 +71,20 @@ def compiler_version():
     return out.splitlines()[0] if out else None
 
 
+def checks_compiler_version(root):
+    """The compiler of build/ (the gates and measurement programs that wrote accuracy.json,
+    opcounts.json and the studies), from its CMake cache; None without a configured build/."""
+    try:
+        with open(os.path.join(root, "build", "CMakeCache.txt"), encoding="utf-8") as f:
+            for line in f:
+                if line.startswith("CMAKE_CXX_COMPILER:"):
+                    out = run([line.split("=", 1)[1].strip(), "--version"])
+                    return out.splitlines()[0] if out else None
+    except OSError:
+        return None
+    return None
+
+
 def git_sha(root):
     return run(["git", "-C", root, "rev-parse", "HEAD"])
 
