@@ -59,6 +59,11 @@ template <class S> Prepared<S> prepare(const Model<S>& m, const VecX<S>& q) {
   check_size(q.size(), m.nq, "q", "nq");
   Prepared<S> P{m, std::vector<Pose<S>>(m.nb), std::vector<std::array<S, 2>>(m.nb, {S(0), S(0)})};
   const S tol = unit_tol<S>();
+  // The Lagrangian is written with each body's mass, centre of mass and Icom, which only a
+  // physical model has (model.hpp, InertiaKind).
+  if (m.inertia_kind != InertiaKind::Physical)
+    fail("model '" + m.name + "' is dynamically equivalent, not physical: the oracle needs every body's "
+         "mass, centre of mass and Icom; give it the model the equivalent one was derived from");
   for (int i = 0; i < m.nb; ++i) {
     const std::string who = "body " + std::to_string(i);
     const Mat3<S>& E = m.Xtree[i].E;

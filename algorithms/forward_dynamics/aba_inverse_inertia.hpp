@@ -61,7 +61,9 @@ struct AbaInverseInertia {
       "constraint)";
   static constexpr std::string_view complexity = "O(n)";
   // Needs I_i^-1 for every body: true for the SPD rigid-body inertias Model validation admits.
-  template <class S> static bool applicable(const Model<S>&) { return true; }
+  // It inverts every body inertia I_i, which a dynamically equivalent model may have made
+  // singular (section 9.7's closing remark: zero mass after Table 9.7's shifts).
+  template <class S> static bool applicable(const Model<S>& m) { return m.inertia_kind == InertiaKind::Physical; }
 
   template <class S>
   static void run(const Model<S>& model, const VecX<S>& q, const VecX<S>& qd, const VecX<S>& tau,

@@ -45,7 +45,11 @@ struct RneaLwp {
       "Original 3D-vector recursive Newton-Euler of Luh, Walker and Paul with classical "
       "accelerations (Featherstone Table 5.2), for 1-DoF joints on branched trees";
   static constexpr std::string_view complexity = "O(n)";
-  template <class S> static bool applicable(const Model<S>& m) { return m.all_single_dof(); }
+  // Table 5.2 works with each body's mass and centre of mass, which a dynamically equivalent
+  // model (section 9.7) need not have: zero mass with a nonzero first moment.
+  template <class S> static bool applicable(const Model<S>& m) {
+    return m.all_single_dof() && m.inertia_kind == InertiaKind::Physical;
+  }
 
   template <class S>
   static void run(const Model<S>& model, const VecX<S>& q, const VecX<S>& qd, const VecX<S>& qdd,

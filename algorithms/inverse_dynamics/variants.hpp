@@ -6,6 +6,7 @@
 
 #include "floating_base/rnea_floating.hpp"
 #include "inverse_dynamics/rnea_dh.hpp"
+#include "inverse_dynamics/rnea_equivalent.hpp"
 #include "inverse_dynamics/rnea_lwp.hpp"
 #include "inverse_dynamics/rnea_spatial.hpp"
 
@@ -20,9 +21,9 @@ concept InverseDynamicsVariant = requires(const Model<double>& m, const VecX<dou
   V::template run<double>(m, x, x, x, static_cast<const ExternalForces<double>*>(nullptr), out, ws);
 };
 
-using InverseDynamicsVariants = std::tuple<RneaSpatial, RneaLwp, RneaDh, RneaFloating>;
+using InverseDynamicsVariants = std::tuple<RneaSpatial, RneaLwp, RneaDh, RneaFloating, RneaEquivalent>;
 
 static_assert(InverseDynamicsVariant<RneaSpatial> && InverseDynamicsVariant<RneaLwp> && InverseDynamicsVariant<RneaDh> &&
-              InverseDynamicsVariant<RneaFloating>);
+              InverseDynamicsVariant<RneaFloating> && InverseDynamicsVariant<RneaEquivalent>);
 
 }  // namespace rbd

@@ -24,6 +24,17 @@ struct ModelError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// What a Model's body inertias are (Featherstone section 9.7). Physical: every I[i] is a rigid
+// body's (positive mass, positive-definite rotational inertia at the centre of mass, triangle
+// inequality), and (mass, com, Icom) describe it; ModelBuilder guarantees this. Dynamically
+// equivalent: the I[i] were shifted by Table 9.7's inertias (model/dynamic_equivalence.hpp), so
+// the equation of motion is a physical model's, but a body may have zero or negative mass or an
+// indefinite inertia by design; I[i] is then authoritative and (mass, com, Icom) are whatever
+// of them I[i] defines (com and Icom NaN where the mass is zero). Algorithms that need a rigid
+// body's parameters (rnea_lwp's centres of mass, the Lagrangian oracle, inverses of I_i) refuse
+// such a model or say in their header that they may fail on it.
+enum class InertiaKind { Physical, DynamicallyEquivalent };
+
 template <class S> struct Model {
   std::string name;
   int nb = 0;                       // number of moving bodies N_B
@@ -39,6 +50,7 @@ template <class S> struct Model {
   std::vector<Mat3<S>> Icom;        // rotational inertia about the centre of mass
   std::vector<int> q_idx, v_idx;    // where body i's joint variables start in q and in qd
   Vec3<S> gravity = Vec3<S>(S(0), S(0), S(0));  // linear part of a_g in base coordinates
+  InertiaKind inertia_kind = InertiaKind::Physical;
 
   // Spatial gravitational acceleration a_g = [0; g] (section 5.3).
   Vec6<S> a_g() const { return join<S>(Vec3<S>::Zero(), gravity); }
@@ -63,10 +75,11 @@ template <class S> struct Model {
   // cast returns the exactly rigid model nearest to this one, in T's precision: rotations
   // re-orthonormalised (Newton-Schulz, E <- E (3 - E^T E) / 2, quadratically convergent),
   // axes renormalised, and the spatial inertia recomputed from (mass, com, Icom) in T.
-  // The double model differs from it by about one ulp per entry.
+  // The double model differs from it by about one ulp per entry. A dynamically equivalent
+  // model's I[i] are not functions of (mass, com, Icom), so they are cast entry by entry.
   template <class T> Model<T> cast() const {
     Model<T> m;
-    m.name = name; m.nb = nb; m.nq = nq; m.nv = nv;
+    m.name = name; m.nb = nb; m.nq = nq; m.nv = nv; m.inertia_kind = inertia_kind;
     m.body_name = body_name; m.parent = parent; m.q_idx = q_idx; m.v_idx = v_idx;
     auto c = [](const S& x) { return scalar_cast<T>(x); };
     for (int i = 0; i < nb; ++i) {
@@ -79,7 +92,8 @@ template <class S> struct Model {
       m.mass.push_back(scalar_cast<T>(mass[i]));
       m.com.push_back(com[i].unaryExpr(c));
       m.Icom.push_back(Icom[i].unaryExpr(c));
-      m.I.push_back(Inertia<T>::from_com(m.mass[i], m.com[i], m.Icom[i]));
+      m.I.push_back(inertia_kind == InertiaKind::Physical ? Inertia<T>::from_com(m.mass[i], m.com[i], m.Icom[i])
+                                                           : I[i].template cast<T>());
     }
     m.gravity = gravity.unaryExpr(c);
     return m;

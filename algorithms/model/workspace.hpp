@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "model/dh_frames.hpp"
+#include "model/dynamic_equivalence.hpp"
 #include "model/model.hpp"
 
 namespace rbd {
@@ -33,6 +34,9 @@ template <class S> struct Workspace {
   // here once per model so the variants' calls stay free of it; expressible = false (with the
   // reason) for models it cannot express, on which those variants fall back.
   DhFrames<S> dh;
+  // The model's dynamically equivalent inertias (section 9.7) with their zero patterns, for
+  // rnea_equivalent; built here once per model, like dh.
+  EquivalentInertias<S> equivalent;
 
   Workspace() = default;
   explicit Workspace(const Model<S>& m) { resize(m); }
@@ -53,6 +57,7 @@ template <class S> struct Workspace {
     X0.assign(m.nb, Transform<S>{});
     S0 = Forces6<S>::Zero(6, m.nv);
     dh = DhFrames<S>::try_build(m);
+    equivalent = EquivalentInertias<S>::build(m);
   }
 
  private:
