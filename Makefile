@@ -11,11 +11,11 @@
 # Two build trees, one compiler each.
 #   $(BUILD) (build/): the gates, the measurement programs, the sanitized tests and the rbdlab
 #     command, compiled by CHECK_CXX (Clang). These are Eigen and Boost.Multiprecision templates
-#     instantiated in three scalars, and Clang 14 compiles them 1.7-1.85x faster than GCC 12 at the
-#     same -O1 (measured on test_floating_base.cpp, 116 s vs 201 s, and test_hybrid_dynamics.cpp,
-#     84 s vs 155 s): the difference between CI inside and outside its 30 minutes. The gated
-#     figures move between the two compilers by no more than the gate allows
-#     (reports/data/gate_variation.json, `make gate-variation`).
+#     instantiated in three scalars. Measured on 2026-11-26 at the same -O1: Clang 14 compiled the
+#     test files up to 1.85x faster than GCC 12 (test_floating_base.cpp 116 s vs 201 s), the
+#     Reference-heavy family-table files no faster, and the whole clean build in 3176 s of CPU
+#     against GCC's ~4000 s; CI's clean-clone `make verify` fell from 2118 s to 1721 s. The gated
+#     figures did not move (all accuracy records bit-identical; reports/data/gate_variation.json).
 #   $(BENCH_BUILD) (build-bench/): the benchmark programs, compiled -O3 by BENCH_CXX (GCC, Debian's
 #     default compiler and the one a user's own build most likely uses), so that the timings
 #     describe the code users get. `rbdlab bench` runs the program from this tree.

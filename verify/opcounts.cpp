@@ -25,6 +25,7 @@
 #include "verify/support/families.hpp"
 #include "verify/support/json_out.hpp"
 #include "verify/support/polyfit.hpp"
+#include "verify/support/table_a_4.hpp"
 
 namespace rbd::verify {
 namespace {
@@ -511,6 +512,8 @@ int main(int argc, char** argv) {
   const nlohmann::json fig = figure_10_5(), statements = figure_10_5_statements(fig);
   nlohmann::json reproductions = statements["reproductions"];
   reproductions.push_back(section_9_7_statement());
+  const nlohmann::json table_a4 = table_a_4();  // App. A.3's cost of each compact operation
+  for (const auto& r : table_a_4_reproductions(table_a4)) reproductions.push_back(r);
   {
     const auto &b = fig["book_rows"], &r = fig["rbdlab"];
     auto three = [](const nlohmann::json& at) {
@@ -530,7 +533,8 @@ int main(int argc, char** argv) {
                                               "subtractions; sin and cos counted separately"},
                                {"records", records}, {"fits", fits}, {"book_table_10_1", book_rows()},
                                {"forward_dynamics_crossover", crossover}, {"figure_10_5", fig},
-                               // Figure 10.5's and section 9.7's statements checked (Reproductions page)
+                               {"table_a_4", table_a4},
+                               // Figure 10.5's, section 9.7's and Table A.4's figures checked (Reproductions page)
                                {"reproductions", reproductions},
                                {"discrepancies", statements["discrepancies"]}});
   std::cout << "wrote " << path.string() << "\n";

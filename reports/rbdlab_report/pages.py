@@ -831,9 +831,16 @@ def reproductions_page(ctx):
         rows.append([i, r["quantity"], r["source"], published(r), _val(r["rbdlab"]),
                      _val(r.get("printed_decimals")), _val(r.get("matches_rounding")),
                      _val(r.get("matches_truncation")),
-                     ("yes" if r["agree"] else "**no**" + (" (discrepancy below)" if r["quantity"] in disc_q else ""))])
+                     ("yes" if r["agree"] else "**no**" + (" (discrepancy below)" if r["quantity"] in disc_q else
+                                                           " (by design, below)" if r.get("why_different") else ""))])
     L.append(fmt.table(["#", "quantity", "source", "published", "rbdlab", "printed decimals", "rounding",
                         "truncation", "agree"], rows, right=(0, 3, 4, 5)))
+    by_design = [r for r in data.repro if not r["agree"] and r.get("why_different")]
+    if by_design:
+        L += ["", "## Differences by design", "",
+              "Where rbdlab's own implementation of a published operation costs something else, for a stated "
+              "reason (not an error of the book):", ""]
+        L += [f"- {r['quantity']}: {r['why_different']}" for r in by_design]
     L += ["", "## Discrepancies", ""]
     if not data.discrepancies:
         L.append("None: every printed value the suite checks agrees with the exact computation.")
