@@ -135,6 +135,7 @@ TEST_CASE("dynamic equivalence: a two-body z-revolute chain, worked by hand", "[
   // mass 2 + 1.7 -> 0; h_z = 0 + h_z(leaf) -> 0; h_x = 0.4 + 0.5 * 1.7 stays.
   CHECK(e.I[0].m == 0.0);
   CHECK(e.I[0].h[2] == 0.0);
+  // 1e-15: the values are O(1) and each side is one or two roundings (eps = 2.2e-16).
   CHECK(e.I[0].h[0] == Approx(2.0 * 0.2 + 0.5 * 1.7).epsilon(1e-15));
   // Its Ibar before its own match (Table A.2 with E = 1, r = (0.5, 0, 0), worked out: X_T
   // adds diag(k, k + 0.25 m, 0.25 m) with k = the leaf's Ibar_xx, m = 1.7) is
@@ -142,6 +143,8 @@ TEST_CASE("dynamic equivalence: a two-body z-revolute chain, worked by hand", "[
   const double yy0 = 0.4 + 2.0 * 0.2 * 0.2 + I.Ibar(0, 0) + 1.7 * 0.25;
   const double xx0 = 0.4 + I.Ibar(0, 0);
   CHECK(e.I[0].Ibar(0, 0) == 0.0);
+  // 1e-14: each side is about six roundings of numbers up to 1.2, and the difference (0.505)
+  // cancels by a factor of ~2.4, so the sides agree to ~3e-15 relative; 1e-14 is 3x that.
   CHECK(e.I[0].Ibar(1, 1) == Approx(yy0 - xx0).epsilon(1e-14));
 }
 
