@@ -148,7 +148,9 @@ template <class G, class S> integration::State<S> initial_state(const LieCase& c
   using namespace integration;
   const System<S> sys = c.sys.template cast<S>();
   sys.validate(c.id);
-  State<S> x;  // hybrid convention first: (omega, rdot)
+  // Qualified: inside rbd::cases an unqualified State is cases::State (cases/random.hpp), which
+  // hides the using-directive's integration::State whenever both are declared.
+  integration::State<S> x;  // hybrid convention first: (omega, rdot)
   x.V = VecV<S>::Zero(sys.nv());
   for (int i = 0; i < sys.n; ++i) {
     x.C[i] = se3::Pose<S>{c.C[i].R.template cast<S>(), c.C[i].r.template cast<S>()};

@@ -18,6 +18,8 @@
 #include "model/configuration.hpp"
 #include "reference/reference_scalar.hpp"
 
+namespace test_cases {  // unity build: this file's names stay its own (verify/CMakeLists.txt)
+
 namespace {
 
 using namespace rbd;
@@ -578,3 +580,5 @@ TEST_CASE("configuration: runs in the counting scalar", "[configuration][counted
   CHECK(neutral_configuration(m).size() == m.nq);
   CHECK(qdot(m, q, v).size() == m.nq);
 }
+
+}  // namespace test_cases

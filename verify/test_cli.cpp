@@ -22,6 +22,8 @@
 #include "cases/urdf_robots.hpp"
 #include "cli/numbers.hpp"
 
+namespace test_cli {  // unity build: this file's names stay its own (verify/CMakeLists.txt)
+
 #ifndef RBDLAB_CLI_PROGRAM
 #error "RBDLAB_CLI_PROGRAM (path of build/rbdlab) must be defined by the build"
 #endif
@@ -288,3 +290,5 @@ TEST_CASE("cli numbers: strict parsing", "[cli][numbers]") {
   CHECK_THROWS_AS(rbd::cli::parse_count("101", "n", 0, 100), BadInput);
   CHECK_THROWS_AS(rbd::cli::parse_count("-1", "n", 0, 100), BadInput);
 }
+
+}  // namespace test_cli

@@ -14,6 +14,8 @@
 #include "verify/support/constraints_mechanism.hpp"
 #include "verify/support/constraints_seed_formulas.hpp"
 
+namespace test_constraints {  // unity build: this file's names stay its own (verify/CMakeLists.txt)
+
 using namespace rbd;
 using namespace rbd::verify::constraints;
 
@@ -299,3 +301,5 @@ TEST_CASE("constraints: maximal coordinates with locks (KKT) give ABA's accelera
     CHECK(max_abs(MatX<R>(udot_aba)) > R(1));  // not a trivial agreement
   }
 }
+
+}  // namespace test_constraints

@@ -10,6 +10,11 @@
 #include "cases/registry.hpp"
 #include "core/counting_scalar.hpp"
 #include "mass_matrix/crba_dh.hpp"
+#include "forward_dynamics/aba_dh.hpp"
+#include "inverse_dynamics/rnea_dh.hpp"
+#include "reference/reference_scalar.hpp"
+
+namespace test_dh_frames {  // unity build: this file's names stay its own (verify/CMakeLists.txt)
 
 namespace {
 using namespace rbd;
@@ -160,7 +165,6 @@ TEST_CASE("dh: crba_dh costs exactly Eq. 10.3 on the book's GU(n)", "[dh][opcoun
 
 }  // namespace
 
-#include "inverse_dynamics/rnea_dh.hpp"
 namespace {
 TEST_CASE("dh: body_force equals I a + v x* I v and costs 57m + 45a", "[dh]") {
   cases::Rng rng(11);
@@ -212,7 +216,6 @@ TEST_CASE("dh: rnea_dh counts are the sum of its per-line costs", "[dh][opcounts
 }
 }  // namespace
 
-#include "forward_dynamics/aba_dh.hpp"
 namespace {
 template <int K> void check_abi(cases::Rng& rng) {
   const Vec3<double> cs = rng.unit_vector();
@@ -386,7 +389,6 @@ TEST_CASE("dh: crba_dh on binary trees against Eq. 10.12", "[dh][opcounts]") {
 }
 }  // namespace
 
-#include "reference/reference_scalar.hpp"
 namespace {
 // The general links of a branched tree (not the parent's DH child) take their own paths in
 // all three variants; no verify case has them (auto_tree's siblings share one axis, so they
@@ -423,3 +425,5 @@ TEST_CASE("dh: general links of branched trees agree with the general variants t
   }
 }
 }  // namespace
+
+}  // namespace test_dh_frames

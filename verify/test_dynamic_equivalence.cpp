@@ -14,6 +14,8 @@
 #include "verify/support/family_table.hpp"
 #include "verify/support/metrics.hpp"
 
+namespace test_dynamic_equivalence {  // unity build: this file's names stay its own (verify/CMakeLists.txt)
+
 using namespace rbd;
 using namespace rbd::verify;
 
@@ -186,3 +188,5 @@ TEST_CASE("dynamic equivalence: what needs a physical model refuses an equivalen
   REQUIRE_THROWS_WITH(oracle::mass_matrix(er, cast_state<Reference>(er, cases::random_state(m, 1)).q),
                       Catch::Contains("dynamically equivalent"));
 }
+
+}  // namespace test_dynamic_equivalence

@@ -10,6 +10,8 @@
 #include "verify/support/exactness.hpp"
 #include "verify/support/families.hpp"
 
+namespace test_exactness {  // unity build: this file's names stay its own (verify/CMakeLists.txt)
+
 using namespace rbd::verify;
 
 TEST_CASE("exactness: inverse_dynamics variants agree with the Lagrangian oracle to 40 digits",
@@ -54,3 +56,5 @@ TEST_CASE("family table: all_families() lists every family of AllFamilies, in or
   }
   CHECK(listed == expected);
 }
+
+}  // namespace test_exactness

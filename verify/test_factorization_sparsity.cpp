@@ -14,6 +14,8 @@
 #include "mass_matrix/crba.hpp"
 #include "verify/support/state.hpp"
 
+namespace test_factorization_sparsity {  // unity build: this file's names stay its own (verify/CMakeLists.txt)
+
 using namespace rbd;
 
 namespace {
@@ -274,3 +276,5 @@ TEST_CASE("operation counts equal Table 6.6 with D1, D2 of Eqs. 6.26-6.27 on eve
     CHECK(D2 <= long(n) * d * (d - 1) / 2);
   }
 }
+
+}  // namespace test_factorization_sparsity

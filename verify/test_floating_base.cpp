@@ -34,6 +34,8 @@
 #include "verify/support/metrics.hpp"
 #include "verify/support/state.hpp"
 
+namespace test_floating_base {  // unity build: this file's names stay its own (verify/CMakeLists.txt)
+
 using namespace rbd;
 using namespace rbd::verify;
 using R = Reference;
@@ -315,3 +317,5 @@ TEST_CASE("floating base: aba_floating costs fewer operations than aba on the sa
     CHECK(fl.m() + fl.a() < tree.m() + tree.a());
   }
 }
+
+}  // namespace test_floating_base

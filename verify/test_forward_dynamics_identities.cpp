@@ -19,6 +19,8 @@
 #include "verify/support/families.hpp"
 #include "verify/support/family_table.hpp"
 
+namespace test_forward_dynamics_identities {  // unity build: this file's names stay its own (verify/CMakeLists.txt)
+
 using namespace rbd;
 using namespace rbd::verify;
 
@@ -239,3 +241,5 @@ TEST_CASE("aba_inverse_inertia: Phi^A_i = (I^A_i)^-1 and I^A_i b^A_i = -p^A_i, b
     CHECK((qa - qv).norm() <= R("1e-42") * qa.norm());
   }
 }
+
+}  // namespace test_forward_dynamics_identities

@@ -12,6 +12,8 @@
 #include "core/counting_scalar.hpp"
 #include "verify/support/frames_cases.hpp"
 
+namespace test_frames_chains {  // unity build: this file's names stay its own (verify/CMakeLists.txt)
+
 using namespace rbd;
 using namespace rbd::verify::frames;
 using R = Reference;
@@ -135,3 +137,5 @@ TEST_CASE("frames: bad input names the link and the component", "[frames][valida
   chain[2].alpha.y() = std::numeric_limits<double>::quiet_NaN();
   CHECK_THROWS_WITH(run(), Catch::Contains("link 2") && Catch::Contains("alpha"));
 }
+
+}  // namespace test_frames_chains

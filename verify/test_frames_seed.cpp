@@ -7,6 +7,8 @@
 #include "verify/support/frames_cases.hpp"
 #include "verify/support/frames_seed_formulas.hpp"
 
+namespace test_frames_seed {  // unity build: this file's names stay its own (verify/CMakeLists.txt)
+
 using namespace rbd;
 using namespace rbd::verify::frames;
 using R = Reference;
@@ -159,3 +161,5 @@ TEST_CASE("frames: Table 1's fast inverse transformations: subscripts as printed
   const MovingFrame<R> cs_30 = cs_32 >> cs_21 >> cs_10;
   CHECK(max_abs_difference(cs_30 >> !cs_10 >> !cs_21, cs_32) < kTol);
 }
+
+}  // namespace test_frames_seed

@@ -16,6 +16,8 @@
 #include "verify/support/family_table.hpp"
 #include "verify/support/metrics.hpp"
 
+namespace test_hybrid_dynamics {  // unity build: this file's names stay its own (verify/CMakeLists.txt)
+
 using namespace rbd;
 using namespace rbd::verify;
 
@@ -179,3 +181,5 @@ TEST_CASE("hybrid dynamics: a split of the wrong size is refused with the sizes 
   CHECK_THROWS_WITH(HybridAba::run<double>(m, s.q, s.qd, ForwardJoints(3, 1), qdd, tau, nullptr, ws),
                     Catch::Contains("the split has 3 entries; the model has 7 joints"));
 }
+
+}  // namespace test_hybrid_dynamics

@@ -14,6 +14,8 @@
 #include "verify/support/families.hpp"
 #include "verify/support/metrics.hpp"
 
+namespace test_identities {  // unity build: this file's names stay its own (verify/CMakeLists.txt)
+
 using namespace rbd;
 using namespace rbd::verify;
 using R = Reference;
@@ -154,3 +156,5 @@ TEST_CASE("free-floating, gravity-free: d/dt of total momentum = wrench across t
   }
   CHECK(checked >= 2);  // the all-joints tree and the lone free joint, at least
 }
+
+}  // namespace test_identities

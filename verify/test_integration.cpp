@@ -16,6 +16,8 @@
 #include "verify/support/metrics.hpp"
 #include "verify/support/lie_integration.hpp"
 
+namespace test_integration {  // unity build: this file's names stay its own (verify/CMakeLists.txt)
+
 using namespace rbd;
 using namespace rbd::integration;
 using rbd::verify::configuration_error;
@@ -549,3 +551,5 @@ TEST_CASE("the study's measurement path rejects NaN and inf, naming system, vari
     CHECK_FALSE(rbd::verify::references_agree(configuration_error(1, ref.x, ref.x), 1.0, 1.0));
   }
 }
+
+}  // namespace test_integration

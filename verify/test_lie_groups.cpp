@@ -17,6 +17,8 @@
 #include "reference/lie_series.hpp"
 #include "verify/support/metrics.hpp"
 
+namespace test_lie_groups {  // unity build: this file's names stay its own (verify/CMakeLists.txt)
+
 using namespace rbd;
 using rbd::verify::exact_digits;
 namespace O = rbd::oracle::lie;
@@ -139,3 +141,5 @@ TEST_CASE("the closed forms run in double and in the counting scalar with the sa
   const Vec6<Counted> Lc = se3::log<Counted>(C);
   CHECK(std::abs(Lc(0).value() - X(0)) < 1e-14);  // log in the counting scalar (atan2 uncounted)
 }
+
+}  // namespace test_lie_groups

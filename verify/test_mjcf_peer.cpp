@@ -29,6 +29,8 @@
 #include "mass_matrix/crba.hpp"
 #include "model/configuration.hpp"
 
+namespace test_mjcf_peer {  // unity build: this file's names stay its own (verify/CMakeLists.txt)
+
 namespace {
 
 using rbd::MatX;
@@ -217,3 +219,5 @@ TEST_CASE("mjcf export: joints MuJoCo lacks are refused by name", "[mjcf]") {
               rbd::Vec3<double>::Zero(), I);
   CHECK_THAT(message(mb.finish()), Catch::Contains("free") && Catch::Contains("'b'"));
 }
+
+}  // namespace test_mjcf_peer

@@ -5,6 +5,8 @@
 
 #include "model/model.hpp"
 
+namespace test_model_validation {  // unity build: this file's names stay its own (verify/CMakeLists.txt)
+
 using namespace rbd;
 using Catch::Matchers::Contains;
 
@@ -81,3 +83,5 @@ TEST_CASE("valid models record index maps and detect aligned axes", "[model]") {
   CHECK(m.joint[1].aligned == 0);
   CHECK(m.depth() == 2);
 }
+
+}  // namespace test_model_validation

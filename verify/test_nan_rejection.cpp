@@ -19,6 +19,8 @@
 #include "verify/support/metrics.hpp"
 #include "verify/support/roundoff_vs_n.hpp"
 
+namespace test_nan_rejection {  // unity build: this file's names stay its own (verify/CMakeLists.txt)
+
 namespace {
 using namespace rbd;
 using namespace rbd::verify;
@@ -164,3 +166,5 @@ TEST_CASE("nan: gated figures carry NaN to the gate as null", "[nan]") {
 }
 
 }  // namespace
+
+}  // namespace test_nan_rejection

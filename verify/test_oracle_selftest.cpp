@@ -15,6 +15,8 @@
 #include "reference/lagrange_oracle.hpp"
 #include "reference/reference_scalar.hpp"
 
+namespace test_oracle_selftest {  // unity build: this file's names stay its own (verify/CMakeLists.txt)
+
 namespace {
 
 using rbd::JointType;
@@ -393,3 +395,5 @@ TEST_CASE("oracle: refuses inputs it cannot judge", "[oracle]") {
   CHECK_THROWS_WITH(oracle::potential_energy(mbad, q), Catch::Contains("Xtree"));
   CHECK_NOTHROW(oracle::potential_energy(oracle::exact_rigid(mbad), q));
 }
+
+}  // namespace test_oracle_selftest

@@ -15,6 +15,8 @@
 #include "verify/support/frames_cases.hpp"
 #include "verify/support/state.hpp"
 
+namespace test_representations {  // unity build: this file's names stay its own (verify/CMakeLists.txt)
+
 using namespace rbd;
 using namespace rbd::ts;
 using rbd::oracle::D2;
@@ -276,3 +278,5 @@ TEST_CASE("representations: floating-base mass matrix in the mixed representatio
   // the two differ by the base rotation unless it is the identity.
   CHECK(maxabs(M.topRightCorner<3, 3>() - to_featherstone(Mat6<R>(H.topLeftCorner<6, 6>())).topRightCorner<3, 3>()) > kWrong);
 }
+
+}  // namespace test_representations

@@ -26,6 +26,8 @@
 #include "representations/jacobians.hpp"
 #include "verify/support/state.hpp"
 
+namespace test_representations_jacobians {  // unity build: this file's names stay its own (verify/CMakeLists.txt)
+
 using namespace rbd;
 using namespace rbd::ts;
 using rbd::oracle::Dual;
@@ -357,3 +359,5 @@ TEST_CASE("jacobians and Eq. 80 run in double too, within round-off of Reference
   const VecX<R> nr = mixed_forward_dynamics(m, x.q, x.qd, VecX<R>(x.tau.tail(m.nv - 6)), cr, wr);
   CHECK(digits(nd.cast<R>(), nr) >= 9);
 }
+
+}  // namespace test_representations_jacobians

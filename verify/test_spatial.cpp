@@ -7,6 +7,8 @@
 #include "core/inertia.hpp"
 #include "model/joint.hpp"
 
+namespace test_spatial {  // unity build: this file's names stay its own (verify/CMakeLists.txt)
+
 using namespace rbd;
 namespace {
 constexpr double kTol = 1e-13;
@@ -82,3 +84,5 @@ TEST_CASE("jcalc: S spans the joint's velocity, checked by differentiating XJ(q)
     CHECK((crm_matrix<double>(J.vJ) + Xdot * J.XJ.matrix().inverse()).norm() < 1e-8);
   }
 }
+
+}  // namespace test_spatial

@@ -50,6 +50,8 @@
 #include "inverse_dynamics/rnea_spatial.hpp"
 #include "mass_matrix/crba.hpp"
 
+namespace test_urdf {  // unity build: this file's names stay its own (verify/CMakeLists.txt)
+
 namespace {
 
 using namespace rbd;
@@ -584,3 +586,5 @@ TEST_CASE("urdf export: joints URDF cannot express are refused, naming the body"
 }
 
 }  // namespace
+
+}  // namespace test_urdf
