@@ -155,4 +155,42 @@ template <> struct Call<verify::HybridDynamicsFamily> {
   }
 };
 
+// Geared dynamics (Featherstone section 9.6): ydd from y, yd and the tree's tau. The pairs: one
+// set per case, the same for every state of the pool -- joint 2k + 1 driven by joint 2k at ratio
+// 3 where both are 1-DoF joints (a rotor beside the joint it drives, as opcounts.cpp counts it).
+// The map and Eq. 9.27's term list are made in the warm-up (GearedWorkspace::prepare), as in a
+// simulation of one geared robot. y and yd are gathered from the state untimed (prepare()).
+template <> struct Call<verify::GearedDynamicsFamily> {
+  static constexpr bool available = true;
+  static constexpr bool has_mujoco_peer = false;  // MuJoCo's armature is Example 9.5's approximation
+  template <class S> using Ws = GearedWorkspace<S>;
+  template <class S> using Out = VecX<S>;
+  template <class S> struct Arg {
+    GearPairs pairs;
+    VecX<S> y, yd, tau;
+  };
+  template <class S> static GearPairs pairs_for(const Model<S>& m) {
+    GearPairs p;
+    auto one_dof = [&](int i) { return m.joint[i].nv() == 1 && m.joint[i].nq() == 1; };
+    for (int i = 1; i < m.nb; i += 2)
+      if (one_dof(i) && one_dof(i - 1)) p.push_back({i, i - 1, 3.0});
+    return p;
+  }
+  template <class S> static verify::StateOf<S> timed_state(const Model<S>& m, verify::StateOf<S> x) {
+    x.gears = pairs_for(m);
+    return x;
+  }
+  template <class S> static Out<S> make_output(const Model<S>& m) {
+    return VecX<S>::Zero(GearMap<S>::build(m, pairs_for(m)).ny);
+  }
+  template <class S> static Arg<S> prepare(const Model<S>& m, const verify::StateOf<S>& x) {
+    const GearPairs p = pairs_for(m);
+    const GearMap<S> g = GearMap<S>::build(m, p);
+    return {p, g.independent_positions(x.q), g.independent_velocities(x.qd), x.tau};
+  }
+  template <class V, class S> static void run(const Model<S>& m, const Arg<S>& a, Out<S>& ydd, Ws<S>& ws) {
+    rbdlab::run_inlined<S>([&] { V::template run<S>(m, a.pairs, a.y, a.yd, a.tau, nullptr, ydd, ws); });
+  }
+};
+
 }  // namespace rbd::bench

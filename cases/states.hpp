@@ -14,10 +14,18 @@
 //  - forward: hybrid dynamics' split (section 9.1), each joint forward (tau given) or inverse
 //    (qdd given) with probability 1/2. Drawn last, so every draw above is what it was before
 //    the split existed.
+//  - gears: section 9.6's gear pairs, drawn after the split (so, again, every draw above is
+//    unchanged). Body by body, each 1-DoF joint i draws u in [0, 1); if u < 1/2 and some
+//    earlier 1-DoF joint is not driven, joint i is driven by one of those, picked uniformly,
+//    with a ratio of magnitude uniform in [0.5, 4] and either sign (real gearboxes reach
+//    100:1; a few units keep G^T H G's conditioning, and so the accuracy budgets, in the range
+//    of the other families' cases, while every ratio is still a general number).
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
 #include "cases/random.hpp"
+#include "geared_dynamics/gear_map.hpp"
 #include "model/workspace.hpp"
 
 namespace rbd::cases {
@@ -26,6 +34,7 @@ struct State {
   VecX<double> q, qd, qdd, tau;
   std::vector<Vec6<double>> f_ext;  // one per body, body coordinates
   std::vector<char> forward;        // per joint: nonzero = forward-dynamics joint (hybrid dynamics)
+  GearPairs gears;                  // section 9.6's gear pairs (geared dynamics)
 };
 
 struct StateOptions {
@@ -78,6 +87,20 @@ inline State random_state(const Model<double>& m, std::uint64_t seed, const Stat
     for (int c = 0; c < 6; ++c) s.f_ext[i][c] = o.force * rng.uniform(-1, 1);
   s.forward.assign(m.nb, 0);
   for (int i = 0; i < m.nb; ++i) s.forward[i] = rng.uniform(0, 1) < 0.5;
+  std::vector<char> driven(m.nb, 0);
+  std::vector<int> candidates;
+  for (int i = 0; i < m.nb; ++i) {
+    if (m.joint[i].nv() != 1 || m.joint[i].nq() != 1) continue;
+    if (rng.uniform(0, 1) < 0.5 && !candidates.empty()) {
+      const int pick = std::min(static_cast<int>(rng.uniform(0, 1) * candidates.size()),
+                                static_cast<int>(candidates.size()) - 1);
+      const double magnitude = rng.uniform(0.5, 4), sign = rng.uniform(0, 1) < 0.5 ? -1.0 : 1.0;
+      s.gears.push_back({i, candidates[pick], sign * magnitude});
+      driven[i] = 1;
+    } else {
+      candidates.push_back(i);  // undriven: may drive a later joint
+    }
+  }
   return s;
 }
 

@@ -135,6 +135,12 @@ void evaluate_all(const Model<double>& md, const cases::State& x, const Selectio
             names.push_back((x.forward[static_cast<std::size_t>(i)] ? "qdd[" : "tau[") + std::to_string(md.v_idx[i] + k) + "]");
         results.back()["unknowns"] = names;
       }
+      if (family == "geared_dynamics") {  // ydd: the undriven joint variables, in qd order
+        const GearMap<double> g = GearMap<double>::build(md, x.gears);
+        std::vector<std::string> names;
+        for (int c = 0; c < g.ny; ++c) names.push_back("qdd[" + std::to_string(g.v_of_y[c]) + "]");
+        results.back()["unknowns"] = names;
+      }
     }
   }
 }
@@ -174,7 +180,7 @@ int run_eval(const Args& a) {
   const Model<double>& m = lm.model;
   EvalState st = make_eval_state(m, lm.joint_names, a);
   const bool solves = sel.families.empty() || sel.families.count("forward_dynamics") || sel.families.count("factorization") ||
-                      sel.families.count("hybrid_dynamics");
+                      sel.families.count("hybrid_dynamics") || sel.families.count("geared_dynamics");
   if (solves) check_mass_matrix(m, st.x.q, lm.joint_names);
 
   nlohmann::ordered_json out;
@@ -193,6 +199,9 @@ int run_eval(const Args& a) {
   auto vec = [](const VecX<double>& v) { return std::vector<double>(v.data(), v.data() + v.size()); };
   out["state"] = {{"q", vec(st.x.q)}, {"qd", vec(st.x.qd)}, {"qdd", vec(st.x.qdd)}, {"tau", vec(st.x.tau)},
                   {"forward", std::vector<int>(st.x.forward.begin(), st.x.forward.end())}, {"f_ext", "none"}};
+  nlohmann::ordered_json gears = nlohmann::ordered_json::array();
+  for (const GearPair& p : st.x.gears) gears.push_back({{"driven", p.driven}, {"driver", p.driver}, {"ratio", p.ratio}});
+  out["state"]["gears"] = gears;
   nlohmann::ordered_json warnings = lm.warnings;
   for (const auto& w : st.warnings) warnings.push_back(w);
   out["warnings"] = warnings;

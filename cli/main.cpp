@@ -33,21 +33,25 @@ const std::map<std::string, std::string> kHelp = {
     {"eval",
      "usage: rbdlab eval MODEL [--family F,...] [--variant V|all] [--scalar double|reference]\n"
      "                  [--seed N] [--q ...] [--qd ...] [--qdd ...] [--tau ...] [--forward ...]\n"
-     "                  [--gravity gx,gy,gz] [--floating] [--json]\n"
+     "                  [--gears D:R:RATIO,...] [--gravity gx,gy,gz] [--floating] [--json]\n"
      "  Evaluates every variant of the selected families (default: all of inverse_dynamics,\n"
-     "  mass_matrix, bias, factorization, forward_dynamics, hybrid_dynamics) at one state, without\n"
+     "  mass_matrix, bias, factorization, forward_dynamics, hybrid_dynamics, geared_dynamics) at one\n"
+     "  state, without\n"
      "  external forces:\n"
      "    inverse_dynamics  tau = ID(q, qd, qdd)         mass_matrix  H(q)\n"
      "    bias              C = ID(q, qd, 0)             factorization  x = H(q)^-1 tau\n"
      "    forward_dynamics  qdd = FD(q, qd, tau)\n"
      "    hybrid_dynamics   qdd at the forward joints (tau given), tau at the others (qdd given)\n"
+     "    geared_dynamics   qdd of the undriven joint variables under the gear pairs (section 9.6)\n"
      "  State: --seed N gives the suite's seeded random state; otherwise q is neutral (identity\n"
      "  quaternions) and qd = qdd = tau = 0. --q (nq numbers), --qd, --qdd, --tau (nv numbers each)\n"
      "  replace parts, comma-separated, in the model's joint order (listed under joint_names/joints\n"
      "  in the output). Quaternions are [w x y z]; one that is not of unit norm is normalised with a\n"
      "  warning, a zero one is an error. NaN/inf anywhere are errors. --forward (nb numbers, 1 or 0\n"
      "  per joint) is hybrid dynamics' split: 1 = forward joint; default: the seed's split with\n"
-     "  --seed, else every joint forward.\n"
+     "  --seed, else every joint forward. --gears lists gear pairs q_D = RATIO q_R (joint indices D, R\n"
+     "  of 1-DoF joints); default: the seed's pairs with --seed, else none. geared_dynamics reads q\n"
+     "  and qd at the undriven joints only (the driven ones follow from the pairs).\n"
      "  --gravity replaces the gravity vector (URDF default 0,0,-9.81). --floating adds a free joint\n"
      "  at a URDF's root link. --scalar reference evaluates in 50-digit arithmetic (values printed as\n"
      "  strings with every digit); double values are printed as the shortest decimal that reads back\n"
@@ -70,7 +74,7 @@ const std::map<std::string, std::string> kHelp = {
 const std::map<std::string, OptionSpec> kOptions = {
     {"cases", {}},
     {"eval",
-     {{"--family", "--variant", "--scalar", "--seed", "--q", "--qd", "--qdd", "--tau", "--forward", "--gravity"},
+     {{"--family", "--variant", "--scalar", "--seed", "--q", "--qd", "--qdd", "--tau", "--forward", "--gears", "--gravity"},
       {"--json", "--floating"}}},
     {"verify", {{"--seeds", "--gravity"}, {"--json", "--floating"}}},
     {"bench", {{"--out"}, {"--json", "--floating", "--quick"}}},

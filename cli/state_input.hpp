@@ -11,12 +11,16 @@
 //    7 q numbers [w x y z px py pz] and 6 velocities [omega; v] in its body frame).
 //  - --forward: hybrid dynamics' split, one number per joint, 1 (forward: tau given) or 0
 //    (inverse: qdd given); default the seed's split with --seed, else every joint forward.
+//  - --gears D:R:RATIO,...: section 9.6's gear pairs, q_D = RATIO q_R, joints by index; default
+//    the seed's pairs with --seed, else none. Checked here (GearMap::build), so a bad pair is a
+//    usage error naming the pair.
 //  - Quaternions in --q: normalised. If the norm differs from 1 by more than 8 eps (more
 //    than rounding of a unit quaternion written to 17 digits), the result carries a warning
 //    naming the joint and the norm; a zero quaternion is an error (it has no direction).
 #include <cmath>
 #include <limits>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -74,6 +78,25 @@ inline EvalState make_eval_state(const Model<double>& m, const std::vector<std::
       if (f[i] != 0 && f[i] != 1)
         throw BadInput("--forward: entry " + std::to_string(i) + " (joint '" + joint_names[i] + "') is not 1 or 0");
       s.x.forward[i] = f[i] == 1;
+    }
+  }
+  if (const std::string* g = a.get("--gears")) {
+    s.x.gears.clear();
+    std::stringstream items(*g);
+    std::string item;
+    while (std::getline(items, item, ',')) {
+      std::string triple = item;
+      for (char& c : triple)
+        if (c == ':') c = ',';
+      const std::vector<double> v = parse_list(triple, "--gears");
+      if (v.size() != 3 || v[0] != std::floor(v[0]) || v[1] != std::floor(v[1]))
+        throw BadInput("--gears: " + shown(item) + " is not DRIVEN:DRIVER:RATIO with joint indices DRIVEN and DRIVER");
+      s.x.gears.push_back({static_cast<int>(v[0]), static_cast<int>(v[1]), v[2]});
+    }
+    try {
+      (void)GearMap<double>::build(m, s.x.gears);
+    } catch (const std::invalid_argument& e) {
+      throw BadInput(std::string("--gears: ") + e.what());
     }
   }
   constexpr double eps = std::numeric_limits<double>::epsilon();

@@ -15,6 +15,7 @@
 
 #include "cases/auto_tree.hpp"
 #include "cases/gu.hpp"
+#include "cases/geared_arm.hpp"
 #include "cases/gu_dh.hpp"
 #include "cases/registry.hpp"
 #include "core/counting_scalar.hpp"
@@ -56,7 +57,7 @@ template <class Family, class V> OpCounts count_on(const Model<double>& model) {
   // q at the neutral configuration (all zeros for GU(n); the identity quaternion for
   // gu_floating's free joint, so its rotation is a rotation).
   StateOf<Counted> x{neutral_configuration(m), VecX<Counted>::Zero(m.nv),
-                     VecX<Counted>::Zero(m.nv), VecX<Counted>::Zero(m.nv), {}, {}};
+                     VecX<Counted>::Zero(m.nv), VecX<Counted>::Zero(m.nv), {}, {}, {}};
   x.f_ext.assign(m.nb, Vec6<Counted>::Zero());
   // GU(n) has no external forces: the book's counts assume none, so pass none.
   OpCounts c;
@@ -85,6 +86,17 @@ template <class Family, class V> OpCounts count_on(const Model<double>& model) {
     hws.prepare(m, fd);  // derived from the split once, outside the count, as a run would
     VecX<Counted> qdd = x.qdd, tau = x.tau;
     c = count_ops([&] { V::template run<Counted>(m, x.q, x.qd, fd, qdd, tau, nullptr, hws); });
+  } else if constexpr (std::is_same_v<Family, GearedDynamicsFamily>) {
+    // The pairs: joint 2k + 1 driven by joint 2k with ratio 3 (a motor's rotor beside the joint it
+    // drives; on a chain the driver is the driven joint's parent). The map and Eq. 9.27's plan
+    // are derived once, outside the count, as a run would.
+    GearPairs pairs;
+    for (int i = 1; i < m.nb; i += 2) pairs.push_back({i, i - 1, 3.0});
+    GearedWorkspace<Counted> gws(m);
+    gws.prepare(m, pairs);
+    const VecX<Counted> y = gws.map.independent_positions(x.q), yd = gws.map.independent_velocities(x.qd);
+    VecX<Counted> ydd(gws.map.ny);
+    c = count_ops([&] { V::template run<Counted>(m, pairs, y, yd, x.tau, nullptr, ydd, gws); });
   } else {
     VecX<Counted> tau(m.nv);
     c = count_ops([&] { V::template run<Counted>(m, x.q, x.qd, x.qdd, nullptr, tau, ws); });
@@ -424,6 +436,38 @@ nlohmann::json section_9_7_statement() {
       {"agree", gu30 >= 0.10 && gu30 <= 0.20}};
 }
 
+// Section 9.6's cost of G^T H G on Figure 9.2's arm (Eq. 9.27): dense G and H against their
+// actual nonzeros, counted on the two variants' own product steps.
+nlohmann::json section_9_6_counts() {
+  const cases::GearedArm arm = cases::geared_arm(50, 80);
+  const Model<Counted> m = arm.model.cast<Counted>();
+  GearedWorkspace<Counted> ws(m);
+  ws.prepare(m, arm.pairs);
+  MatX<Counted> H = MatX<Counted>::Zero(m.nv, m.nv), Hy = MatX<Counted>::Zero(2, 2), HG(m.nv, 2);
+  Crba::run<Counted>(m, VecX<Counted>::Zero(m.nq), H, ws);
+  const OpCounts dense = count_ops([&] { GearedDense::project<Counted>(H, ws.G, HG, Hy); });
+  const OpCounts sparse = count_ops([&] { GearedSparse::project<Counted>(ws.plan, ws.map, H, Hy); });
+  std::cout << "section 9.6, G^T H G on Figure 9.2's arm: dense " << dense.m() << "m + " << dense.a() << "a, sparse "
+            << sparse.m() << "m + " << sparse.a() << "a\n";
+  return {{"dense", counts_json(dense)}, {"sparse", counts_json(sparse)}};
+}
+nlohmann::json section_9_6_statements(const nlohmann::json& c) {
+  nlohmann::json rows = nlohmann::json::array();
+  for (const char* which : {"dense", "sparse"}) {
+    const bool dense = std::string(which) == "dense";
+    const long m = c[which]["m"].get<long>(), a = c[which]["a"].get<long>();
+    const long pm = dense ? 44 : 5, pa = dense ? 33 : 3;
+    rows.push_back({{"quantity", std::string("G^T H G for Figure 9.2's arm, ") +
+                                     (dense ? "G and H treated as dense (geared_dense)" : "actual nonzeros (geared_sparse, Eq. 9.27)")},
+                    {"source", "Featherstone section 9.6, Eq. 9.27"},
+                    {"published", std::to_string(pm) + "m + " + std::to_string(pa) + "a"},
+                    {"rbdlab", std::to_string(m) + "m + " + std::to_string(a) + "a"},
+                    {"criterion", "equal"},
+                    {"agree", m == pm && a == pa}});
+  }
+  return rows;
+}
+
 // Figure 10.5's statements checked, in reproductions.json's record format (the report lists them on
 // the Reproductions page). "Almost identical" is read as: the route's m + a within 25% of ABA's
 // at every 8 <= n <= 63 (below n = 8 the chain's route is itself cheaper than ABA, the crossover of
@@ -492,6 +536,7 @@ int main(int argc, char** argv) {
     count_family<FactorizationFamily>(records, fits);
     count_family<ForwardDynamicsFamily>(records, fits);
     count_family<HybridDynamicsFamily>(records, fits);
+    count_family<GearedDynamicsFamily>(records, fits);
     count_binary_trees<InverseDynamicsFamily>(records);
     count_binary_trees<MassMatrixFamily>(records);
     count_binary_trees<FactorizationFamily>(records);
@@ -512,6 +557,8 @@ int main(int argc, char** argv) {
   const nlohmann::json fig = figure_10_5(), statements = figure_10_5_statements(fig);
   nlohmann::json reproductions = statements["reproductions"];
   reproductions.push_back(section_9_7_statement());
+  const nlohmann::json gears_9_6 = section_9_6_counts();
+  for (const auto& r : section_9_6_statements(gears_9_6)) reproductions.push_back(r);
   const nlohmann::json table_a4 = table_a_4();  // App. A.3's cost of each compact operation
   for (const auto& r : table_a_4_reproductions(table_a4)) reproductions.push_back(r);
   {
@@ -533,8 +580,8 @@ int main(int argc, char** argv) {
                                               "subtractions; sin and cos counted separately"},
                                {"records", records}, {"fits", fits}, {"book_table_10_1", book_rows()},
                                {"forward_dynamics_crossover", crossover}, {"figure_10_5", fig},
-                               {"table_a_4", table_a4},
-                               // Figure 10.5's, section 9.7's and Table A.4's figures checked (Reproductions page)
+                               {"table_a_4", table_a4}, {"section_9_6", gears_9_6},
+                               // Figure 10.5's, sections 9.6-9.7's and Table A.4's figures checked (Reproductions page)
                                {"reproductions", reproductions},
                                {"discrepancies", statements["discrepancies"]}});
   std::cout << "wrote " << path.string() << "\n";

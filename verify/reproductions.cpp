@@ -20,6 +20,7 @@
 #include "reference/lagrange_oracle.hpp"
 #include "verify/support/json_out.hpp"
 #include "verify/support/metrics.hpp"
+#include "verify/support/reflected_inertia.hpp"
 #include "verify/support/symmetric_eigenvalues.hpp"
 
 namespace rbd::verify {
@@ -112,15 +113,23 @@ int main(int argc, char** argv) {
   using namespace rbd::verify;
   const std::filesystem::path data_dir = argc > 1 ? argv[1] : "reports/data";
   Ledger L;
+  nlohmann::json example_9_5 = nlohmann::json::array();  // no printed numbers: a study (gears README)
   try {
     section_10_1(L);
     section_10_2(L);
+    for (double rho : reflected_inertia_ratios()) {
+      const ReflectedInertiaPoint p = reflected_inertia_point(rho);
+      example_9_5.push_back({{"ratio", p.ratio}, {"rel_err", p.rel_err}, {"rotor_share", p.diag_share}});
+    }
   } catch (const std::exception& e) {
     std::cerr << "reproductions failed: " << e.what() << "\n";
     return 2;
   }
   write_json_atomically(result_path(data_dir, "reproductions.json", L.must_match_ok),
-                        {{"what", "published numbers recomputed in 50-digit arithmetic"}, {"records", L.records}});
+                        {{"what", "published numbers recomputed in 50-digit arithmetic"}, {"records", L.records},
+                         {"example_9_5", {{"what", "Example 9.5's reflected rotor inertia against the exact geared model "
+                                                   "on Figure 9.2's arm (verify/support/reflected_inertia.hpp)"},
+                                          {"points", example_9_5}}}});
   write_json_atomically(result_path(data_dir, "discrepancies.json", L.must_match_ok),
                         {{"what", "printed numbers that disagree with the exact computation"},
                          {"discrepancies", L.discrepancies}});

@@ -158,6 +158,29 @@ TEST_CASE("cli: eval hybrid_dynamics with --forward: all joints forward gives fo
   CHECK(nlohmann::json::parse(mixed.out)["results"][0]["unknowns"] == nlohmann::json::array({"tau[0]", "qdd[1]", "tau[2]"}));
 }
 
+TEST_CASE("cli: eval geared_dynamics with --gears: the pairs are echoed, the unknowns named, bad pairs refused",
+          "[cli]") {
+  // Joint 1 driven by joint 0 at ratio 2: y = (q_0, q_2), the unknowns qdd[0] and qdd[2].
+  const Run g = rbdlab("eval gu:3 --seed 2 --gears 1:0:2 --family geared_dynamics --json");
+  INFO(g.err);
+  REQUIRE(g.status == 0);
+  const auto j = nlohmann::json::parse(g.out);
+  CHECK(j["state"]["gears"] == nlohmann::json::parse(R"([{"driven": 1, "driver": 0, "ratio": 2.0}])"));
+  REQUIRE(j["results"].size() == 3);  // geared_sparse, geared_dense, geared_lagrange
+  for (const auto& r : j["results"]) {
+    CHECK(r["unknowns"] == nlohmann::json::array({"qdd[0]", "qdd[2]"}));
+    CHECK(r["value"].size() == 2);
+  }
+  // Without pairs (no --seed, no --gears) geared dynamics is forward dynamics: same numbers as aba
+  // to round-off (a different route: H and C, then Cholesky).
+  const Run none = rbdlab("eval gu:3 --qd 0.1,0.2,0.3 --tau 1,2,3 --family geared_dynamics --variant geared_sparse --json");
+  REQUIRE(none.status == 0);
+  CHECK(nlohmann::json::parse(none.out)["results"][0]["value"].size() == 3);
+  expect_bad_input("eval gu:3 --gears 1:1:2", {"--gears", "gear pair 0", "cannot drive itself"});
+  expect_bad_input("eval gu:3 --gears 1:0", {"--gears", "not DRIVEN:DRIVER:RATIO"});
+  expect_bad_input("eval gu:3 --gears 5:0:2", {"--gears", "no such joint"});
+}
+
 TEST_CASE("cli: quaternions in --q: non-unit normalised with a warning, zero rejected", "[cli][bad_input]") {
   // joint:spherical = a spherical joint (q: 4 numbers) at the root + a revolute child (1).
   const Run r = rbdlab("eval joint:spherical --q 2,0,0,0,0.5 --family mass_matrix --json");

@@ -6,7 +6,9 @@
 //  - forward_dynamics: qdd against the oracle's solve of H qdd = tau - C (oracle::mass_matrix,
 //    oracle::inverse_dynamics with qdd = 0, the same elimination);
 //  - hybrid_dynamics: the unknowns of Eq. 9.2 (qdd at the state's forward joints, tau at the
-//    others) against the same elimination on Eq. 9.1 rearranged (verify/support/oracles.hpp).
+//    others) against the same elimination on Eq. 9.1 rearranged (verify/support/oracles.hpp);
+//  - geared_dynamics: ydd at the state's gear pairs against the same elimination on Eq. 9.26
+//    with the oracle's H and C at q = gamma(y) (verify/support/oracles.hpp).
 #include "verify/support/exactness.hpp"
 #include "verify/support/families.hpp"
 
@@ -39,6 +41,11 @@ TEST_CASE("exactness: forward_dynamics variants agree with the Lagrangian oracle
 TEST_CASE("exactness: hybrid_dynamics variants agree with the Lagrangian oracle to 40 digits",
           "[exactness][hybrid_dynamics]") {
   check_family_exactness(hybrid_dynamics_family());
+}
+
+TEST_CASE("exactness: geared_dynamics variants agree with the Lagrangian oracle to 40 digits",
+          "[exactness][geared_dynamics]") {
+  check_family_exactness(geared_dynamics_family());
 }
 
 // The table is built from families.hpp's variant lists; a family missing from all_families()

@@ -275,3 +275,23 @@ TEST_CASE("no allocation: hybrid dynamics variants, once the split is prepared",
     });
   }
 }
+
+TEST_CASE("no allocation: geared dynamics variants, once the gear pairs are prepared", "[allocation]") {
+  // What depends on the pairs alone (the map, G, Eq. 9.27's terms, the sizes of G^T H G and of the
+  // Lagrange system) is made when the pairs are first used (GearedWorkspace::prepare).
+  for (const rbd::Model<double>& m : models()) {
+    const rbd::cases::State x = rbd::cases::random_state(m, 1);
+    rbd::verify::for_each_type<rbd::GearedDynamicsVariants>([&]<class V>() {
+      rbd::GearedWorkspace<double> ws(m);
+      ws.prepare(m, x.gears);
+      const VecX y = ws.map.independent_positions(x.q), yd = ws.map.independent_velocities(x.qd);
+      VecX ydd(ws.map.ny);
+      for (int k = 1; k <= 2; ++k) {
+        const Allocations a = counted_allocations([&] { V::template run<double>(m, x.gears, y, yd, x.tau, &x.f_ext, ydd, ws); });
+        INFO("geared_dynamics/" << V::name << " on " << m.name << " (" << x.gears.size() << " gear pairs), call " << k
+                                << ": " << a.new_calls << " operator new, " << a.malloc_calls << " malloc-family calls");
+        CHECK(a.total() == 0);
+      }
+    });
+  }
+}

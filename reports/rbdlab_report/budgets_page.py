@@ -22,7 +22,8 @@ from .pages import GENERATED, Context
 PAGE = "budgets.md"
 RULE_FORMULA = {"recursion": "16 (d + 1)", "solve_with_H": "cond2(H) (32 (d + 1) + 4 nv)",
                 "articulated_solves": "32 (d + 1) max_i cond2(D_i)",
-                "inverse_inertias": "32 (d + 1) max_i lambda_max(I^A_i) / lambda_min(I_i)"}
+                "inverse_inertias": "32 (d + 1) max_i lambda_max(I^A_i) / lambda_min(I_i)",
+                "solve_with_geared_H": "cond2(G^T H G) (32 (d + 1) + 4 nv)"}
 
 
 def _gate(root):

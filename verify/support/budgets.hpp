@@ -44,6 +44,15 @@
 //   its cond2 is at most lambda_max(I^A_p) / lambda_min(I_p). The rest is recursion work, as for
 //   articulated_solves; so the recursion bound of the three passes, 32 (d + 1), amplified by
 //   that ratio, to first order (the same kind of model as articulated_solves, checked the same way).
+// solve_with_geared_H: cond2(G^T H G) (32 (d + 1) + 4 nv). For the geared-dynamics variants
+//   (section 9.6), which solve G^T H G ydd = G^T (tau - C): the argument of solve_with_H with
+//   G^T H G in H's place. G is exact (ratios are data, one nonzero per row), so forming
+//   G^T H G adds at most nv roundings per entry to the recursion's error in H; hence 4 nv as
+//   for the factorization. geared_lagrange solves the equivalent saddle-point system with the
+//   same solution; its multipliers absorb the constraint rows exactly (K has entries 1 and
+//   -ratio with |ratio| <= 4 in the cases), so the conditioning that reaches ydd is that of the
+//   reduced matrix G^T H G (the null-space form of the same system, G spanning K's null
+//   space). First order, like the others, and checked on every case by the sweep.
 #include <Eigen/Eigenvalues>
 #include <algorithm>
 #include <stdexcept>
@@ -55,7 +64,7 @@
 
 namespace rbd::verify {
 
-enum class BudgetRule { recursion, solve_with_H, articulated_solves, inverse_inertias };
+enum class BudgetRule { recursion, solve_with_H, articulated_solves, inverse_inertias, solve_with_geared_H };
 
 inline std::string_view rule_name(BudgetRule r) {
   switch (r) {
@@ -63,6 +72,7 @@ inline std::string_view rule_name(BudgetRule r) {
     case BudgetRule::solve_with_H: return "solve_with_H";
     case BudgetRule::articulated_solves: return "articulated_solves";
     case BudgetRule::inverse_inertias: return "inverse_inertias";
+    case BudgetRule::solve_with_geared_H: return "solve_with_geared_H";
   }
   return "?";
 }
@@ -73,6 +83,7 @@ inline std::string_view rule_formula(BudgetRule r) {
     case BudgetRule::solve_with_H: return "cond2(H) (32 (d + 1) + 4 nv)";
     case BudgetRule::articulated_solves: return "32 (d + 1) max_i cond2(D_i)";
     case BudgetRule::inverse_inertias: return "32 (d + 1) max_i lambda_max(I^A_i) / lambda_min(I_i)";
+    case BudgetRule::solve_with_geared_H: return "cond2(G^T H G) (32 (d + 1) + 4 nv)";
   }
   return "?";
 }
@@ -144,14 +155,32 @@ inline double max_cond_inertias(const Model<double>& md, int seeds) {
   return worst;
 }
 
+// cond2(G^T H G) at the state's gear pairs (section 9.6), maximised over the states of seeds
+// 1..seeds; H at q = gamma(y), y the state's undriven coordinates, as the family evaluates.
+inline double max_cond_geared_H(const Model<double>& md, int seeds) {
+  Workspace<double> ws(md);
+  MatX<double> H = MatX<double>::Zero(md.nv, md.nv);
+  double worst = 1;
+  for (int seed = 1; seed <= seeds; ++seed) {
+    const cases::State s = cases::random_state(md, seed);
+    const GearMap<double> g = GearMap<double>::build(md, s.gears);
+    VecX<double> q = s.q;
+    g.gamma(g.independent_positions(s.q), q);
+    Crba::run<double>(md, q, H, ws);
+    const MatX<double> G = g.dense_G();
+    worst = std::max(worst, cond2_spd_double(MatX<double>(G.transpose() * H * G)));
+  }
+  return worst;
+}
 // The conditioning a budget rule needs, computed once per model and shared by the variants.
 struct Conditioning {
   const Model<double>& md;
   int seeds;
-  double cond_H = -1, cond_D = -1, cond_I = -1;  // -1: not needed (yet)
+  double cond_H = -1, cond_D = -1, cond_I = -1, cond_GH = -1;  // -1: not needed (yet)
   double H() { return cond_H < 0 ? (cond_H = max_cond_H(md, seeds)) : cond_H; }
   double D() { return cond_D < 0 ? (cond_D = max_cond_D(md, seeds)) : cond_D; }
   double I() { return cond_I < 0 ? (cond_I = max_cond_inertias(md, seeds)) : cond_I; }
+  double GH() { return cond_GH < 0 ? (cond_GH = max_cond_geared_H(md, seeds)) : cond_GH; }
 };
 
 inline double budget_eps(BudgetRule rule, Conditioning& c) {
@@ -161,6 +190,7 @@ inline double budget_eps(BudgetRule rule, Conditioning& c) {
     case BudgetRule::solve_with_H: return c.H() * (32.0 * d1 + 4.0 * c.md.nv);
     case BudgetRule::articulated_solves: return 32.0 * d1 * c.D();
     case BudgetRule::inverse_inertias: return 32.0 * d1 * c.I();
+    case BudgetRule::solve_with_geared_H: return c.GH() * (32.0 * d1 + 4.0 * c.md.nv);
   }
   throw std::logic_error("budget_eps: unknown rule");
 }

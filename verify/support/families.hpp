@@ -11,6 +11,7 @@
 #include "bias/variants.hpp"
 #include "factorization/variants.hpp"
 #include "forward_dynamics/variants.hpp"
+#include "geared_dynamics/variants.hpp"
 #include "hybrid_dynamics/variants.hpp"
 #include "inverse_dynamics/variants.hpp"
 #include "mass_matrix/variants.hpp"
@@ -133,8 +134,26 @@ struct HybridDynamicsFamily {
   template <class V> static constexpr BudgetRule budget_rule = rule_for<V>();
 };
 
+// Geared dynamics (section 9.6) with the state's gear pairs (cases/states.hpp): the state's
+// undriven coordinates and rates are y and yd (its driven entries are not read: q = gamma(y)),
+// tau is the tree's joint forces, and the value is ydd of Eq. 9.26.
+struct GearedDynamicsFamily {
+  static constexpr std::string_view name = "geared_dynamics";
+  using Variants = GearedDynamicsVariants;
+  template <class V, class S>
+  static MatX<S> evaluate(const Model<S>& m, const StateOf<S>& x, Workspace<S>&) {
+    GearedWorkspace<S> gws(m);
+    gws.prepare(m, x.gears);
+    VecX<S> ydd(gws.map.ny);
+    V::template run<S>(m, x.gears, gws.map.independent_positions(x.q), gws.map.independent_velocities(x.qd), x.tau,
+                       &x.f_ext, ydd, gws);
+    return ydd;
+  }
+  template <class V> static constexpr BudgetRule budget_rule = BudgetRule::solve_with_geared_H;
+};
+
 using AllFamilies = std::tuple<InverseDynamicsFamily, MassMatrixFamily, BiasFamily, FactorizationFamily,
-                               ForwardDynamicsFamily, HybridDynamicsFamily>;
+                               ForwardDynamicsFamily, HybridDynamicsFamily, GearedDynamicsFamily>;
 
 // Calls f.template operator()<T>() for each type T in a tuple.
 template <class Tuple, class F> void for_each_type(F&& f) {

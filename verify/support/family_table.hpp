@@ -64,5 +64,6 @@ const FamilyEntry& bias_family();
 const FamilyEntry& factorization_family();
 const FamilyEntry& forward_dynamics_family();
 const FamilyEntry& hybrid_dynamics_family();
+const FamilyEntry& geared_dynamics_family();
 
 }  // namespace rbd::verify

@@ -86,4 +86,39 @@ template <> inline MatX<Reference> oracle_value<HybridDynamicsFamily>(const Mode
   return dense_solve_gepp<Reference>(A, b);
 }
 
+// Geared dynamics (section 9.6): the Lagrangian of the tree in the independent coordinates y,
+// q = gamma(y), qd = G yd, written out here from the pairs themselves (not from the variants'
+// GearMap): T = 1/2 yd^T (G^T H G) yd, so with the oracle's H and C = ID(q, qd, 0, f_ext),
+// (G^T H G) ydd = G^T (tau - C) (Eq. 9.26; g = 0, constant ratios), solved by the elimination above.
+template <> inline MatX<Reference> oracle_value<GearedDynamicsFamily>(const Model<Reference>& m,
+                                                                     const StateOf<Reference>& x) {
+  std::vector<int> driver(m.nb, -1);
+  std::vector<Reference> ratio(m.nb, Reference(1));
+  for (const GearPair& p : x.gears) {
+    driver.at(p.driven) = p.driver;
+    ratio.at(p.driven) = Reference(p.ratio);
+  }
+  VecX<Reference> q = x.q, qd = x.qd;
+  std::vector<int> column(m.nv, -1);
+  int ny = 0;
+  for (int i = 0; i < m.nb; ++i)
+    if (driver[i] < 0)
+      for (int k = 0; k < m.joint[i].nv(); ++k) column[m.v_idx[i] + k] = ny++;
+  MatX<Reference> G = MatX<Reference>::Zero(m.nv, ny);
+  for (int i = 0; i < m.nb; ++i) {
+    const int d = driver[i];
+    if (d < 0) {
+      for (int k = 0; k < m.joint[i].nv(); ++k) G(m.v_idx[i] + k, column[m.v_idx[i] + k]) = Reference(1);
+    } else {  // 1-DoF joints: q_i = ratio q_d, qd_i = ratio qd_d
+      q[m.q_idx[i]] = ratio[i] * x.q[m.q_idx[d]];
+      qd[m.v_idx[i]] = ratio[i] * x.qd[m.v_idx[d]];
+      G(m.v_idx[i], column[m.v_idx[d]]) = ratio[i];
+    }
+  }
+  const VecX<Reference> zero = VecX<Reference>::Zero(m.nv);
+  const MatX<Reference> H = oracle::mass_matrix(m, q);
+  const VecX<Reference> C = oracle::inverse_dynamics(m, q, qd, zero, &x.f_ext);
+  return dense_solve_gepp<Reference>(MatX<Reference>(G.transpose() * H * G), VecX<Reference>(G.transpose() * (x.tau - C)));
+}
+
 }  // namespace rbd::verify

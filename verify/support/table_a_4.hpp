@@ -97,7 +97,7 @@ inline nlohmann::json table_a_4() {
       const OpCounts c = r.count();
       j["rbdlab_m"] = c.m();
       j["rbdlab_a"] = c.a();
-      j["same_as_book"] = c.m() == r.book_m && c.a() == r.book_a;
+      j["same_as_book"] = c.m() == static_cast<std::uint64_t>(r.book_m) && c.a() == static_cast<std::uint64_t>(r.book_a);
       if (!r.why_different.empty()) j["why_different"] = r.why_different;
     } else {
       j["provided"] = false;

@@ -6,7 +6,8 @@ namespace rbd::verify {
 const std::vector<const FamilyEntry*>& all_families() {
   static const std::vector<const FamilyEntry*> all = {&inverse_dynamics_family(), &mass_matrix_family(),
                                                       &bias_family(), &factorization_family(),
-                                                      &forward_dynamics_family(), &hybrid_dynamics_family()};
+                                                      &forward_dynamics_family(), &hybrid_dynamics_family(),
+                                                      &geared_dynamics_family()};
   return all;
 }
 
