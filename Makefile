@@ -16,6 +16,10 @@
 #     Reference-heavy family-table files no faster, and the whole clean build in 3176 s of CPU
 #     against GCC's ~4000 s; CI's clean-clone `make verify` fell from 2118 s to 1721 s. The gated
 #     figures did not move (all accuracy records bit-identical; reports/data/gate_variation.json).
+#     Then unity builds (verify/CMakeLists.txt, cli/CMakeLists.txt): the test files in four groups,
+#     the family table in two, the rbdlab command in one, so each group instantiates the shared
+#     Model/Workspace/variant/metric templates once instead of once per file. Clean clone, ccache
+#     off, 2 cores, 2026-11-26: `make verify` 1552 s -> 995 s, CI's .ci/run 2020 s -> 1553 s.
 #   $(BENCH_BUILD) (build-bench/): the benchmark programs, compiled -O3 by BENCH_CXX (GCC, Debian's
 #     default compiler and the one a user's own build most likely uses), so that the timings
 #     describe the code users get. `rbdlab bench` runs the program from this tree.
