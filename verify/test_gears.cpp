@@ -196,12 +196,18 @@ TEST_CASE("gears: Example 9.5, the reflected rotor inertia, approaches the exact
   REQUIRE(p200.ratio == 200);
   REQUIRE(p500.ratio == 500);
   CHECK(p500.diag_share > 0.9);
-  // 1 / rho: from 200 to 500 the error falls by 2.5, within 10 % (the next order is 1 / rho^2).
+  // 1 / rho: from 200 to 500 the error falls by 2.5. The next term, relative to the first, is
+  // (lambda / I_rot) / rho^2 ~ 1300 / rho^2 (lambda below): ~3 % at rho = 200, ~0.5 % at 500, so
+  // the ratio sits within a few percent of 2.5; 10 % allows for the geometry's constants.
   CHECK(p200.rel_err / p500.rel_err == Approx(2.5).epsilon(0.1));
   for (const auto& p : pts) {
     INFO("rho " << p.ratio);
     CHECK(p.rel_err > 0);      // the quick model is an approximation: never exact here
-    CHECK(p.rel_err < 0.05);   // and a good one: both neglected terms are O(I_rot / H_00) ~ 1e-3 relative
+    // And a good one. The neglected coupling is ~rho I_rot against a diagonal ~lambda + rho^2 I_rot,
+    // lambda = H's smallest eigenvalue (the forearm's, ~0.13 kg m^2); rho I_rot / (lambda + rho^2
+    // I_rot) is at most sqrt(I_rot / lambda) / 2 ~ 0.014 over all rho. 0.05 leaves a factor ~3 for
+    // the geometry's constants and the velocity terms.
+    CHECK(p.rel_err < 0.05);
   }
 }
 
