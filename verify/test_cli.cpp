@@ -171,11 +171,14 @@ TEST_CASE("cli: eval geared_dynamics with --gears: the pairs are echoed, the unk
     CHECK(r["unknowns"] == nlohmann::json::array({"qdd[0]", "qdd[2]"}));
     CHECK(r["value"].size() == 2);
   }
-  // Without pairs (no --seed, no --gears) geared dynamics is forward dynamics: same numbers as aba
-  // to round-off (a different route: H and C, then Cholesky).
-  const Run none = rbdlab("eval gu:3 --qd 0.1,0.2,0.3 --tau 1,2,3 --family geared_dynamics --variant geared_sparse --json");
+  // Without pairs (no --seed, no --gears) geared_sparse is crba_llt_dense's route: the same H
+  // (CRBA), C (RNEA) and Eigen Cholesky on the same lower triangle, so the same doubles.
+  const std::string state = " --qd 0.1,0.2,0.3 --tau 1,2,3 --json";
+  const Run none = rbdlab("eval gu:3 --family geared_dynamics --variant geared_sparse" + state);
+  const Run fd = rbdlab("eval gu:3 --family forward_dynamics --variant crba_llt_dense" + state);
   REQUIRE(none.status == 0);
-  CHECK(nlohmann::json::parse(none.out)["results"][0]["value"].size() == 3);
+  REQUIRE(fd.status == 0);
+  CHECK(nlohmann::json::parse(none.out)["results"][0]["value"] == nlohmann::json::parse(fd.out)["results"][0]["value"]);
   expect_bad_input("eval gu:3 --gears 1:1:2", {"--gears", "gear pair 0", "cannot drive itself"});
   expect_bad_input("eval gu:3 --gears 1:0", {"--gears", "not DRIVEN:DRIVER:RATIO"});
   expect_bad_input("eval gu:3 --gears 5:0:2", {"--gears", "no such joint"});

@@ -174,7 +174,8 @@ TEST_CASE("gears: malformed gear pairs are refused, naming the pair and the prob
       chain.push_back({i, one_b, 2});  // one_b drives i while one_a drives one_b
       break;
     }
-  if (chain.size() == 2) refused(chain, "itself driven");
+  REQUIRE(chain.size() == 2);  // all_joints has revolute, prismatic and helical joints
+  refused(chain, "itself driven");
   // Each message names the pair's place in the list.
   refused({{one_b, one_a, 2}, {one_a, one_a, 2}}, "gear pair 1");
 }
