@@ -387,6 +387,23 @@ class CurrentData(unittest.TestCase):
             self.assertIn(r["quantity"].replace("|", "\\|"), repro)
 
 
+    def test_example_9_5_plot(self):
+        """reproductions.json's example_9_5 (verify/reproductions.cpp) -> geared_dynamics.md: the plot right below
+        the README's Example 9.5 table, its file written, and the caption's figures computed here from the data."""
+        with open(os.path.join(HERE, "data", "reproductions.json")) as f:
+            raw = json.load(f)
+        if "example_9_5" not in raw:
+            self.skipTest("reproductions.json has no example_9_5 yet")
+        pts = sorted(raw["example_9_5"]["points"], key=lambda p: p["ratio"])
+        page = self.read("geared_dynamics.md")
+        section = page.split("### Example 9.5", 1)[1].split("\n### ", 1)[0]
+        table_end = section.index("\n\n", section.index("\n|"))
+        self.assertTrue(section[table_end:].lstrip("\n").startswith(
+            "![geared_dynamics_example_9_5](plots/geared_dynamics_example_9_5.svg)"), section[table_end:][:200])
+        self.assertTrue(os.path.isfile(os.path.join(self.out, "plots", "geared_dynamics_example_9_5.svg")))
+        self.assertIn(example_9_5_caption(pts), section)
+
+
     def test_integration_page(self):
         """integration.json (verify/integration_study.cpp) -> integration.md: the order study's independent truth
         (method, its error estimate, the cross-check with rkmk4_se3 in Reference), both readings of the heavy
@@ -1524,6 +1541,125 @@ class FigurePlaceholders(unittest.TestCase):
                     pages.resolve_figures(data, "algorithms/x/README.md", f"- bad: {bad}")
                 self.assertIn("algorithms/x/README.md", str(cm.exception))
                 self.assertIn(why, str(cm.exception), bad)
+        finally:
+            s.cleanup()
+
+
+def example_9_5_caption(points):
+    """The caption's figures, computed here: slopes between the two smallest and two largest ratios, the peak."""
+    slope = lambda a, b: math.log(b["rel_err"] / a["rel_err"]) / math.log(b["ratio"] / a["ratio"])
+    lo, hi = slope(points[0], points[1]), slope(points[-2], points[-1])
+    peak = max(points, key=lambda p: p["rel_err"])
+    mant, exp = f"{peak['rel_err']:.1e}".split("e")
+    word = lambda x: "rises" if x > 0 else "falls"
+    return (f"at {len(points)} gear ratios from {points[0]['ratio']:g} to {points[-1]['ratio']:g} (log-log): it "
+            f"{word(lo)} with slope {lo:.2f} between ratios {points[0]['ratio']:g} and {points[1]['ratio']:g}, is "
+            f"largest, {mant}e{int(exp)}, at ratio {peak['ratio']:g}, and {word(hi)} with slope {hi:.2f} between "
+            f"ratios {points[-2]['ratio']:g} and {points[-1]['ratio']:g}")
+
+
+# e(r) = 1e-3 r / (1 + (r/30)^2): rising like r, largest near 30, falling like 1/r (in shuffled order).
+EX_9_5_RATIOS = (50.0, 1.0, 500.0, 2.0, 20.0, 10.0, 100.0, 200.0, 5.0)
+EX_9_5 = {"what": "synthetic", "points": [{"ratio": r, "rel_err": 1e-3 * r / (1 + (r / 30) ** 2),
+                                           "rotor_share": r * r / (r * r + 1e4)} for r in EX_9_5_RATIOS]}
+GEARED_README = ("# Synthetic geared dynamics\n\nThe problem.\n\n## Example 9.5: reflected rotor inertia\n\n"
+                 "The relative error:\n\n| ratio | relative error |\n|---|---|\n"
+                 "| 1 | {{data: reproductions.json/example_9_5/points[ratio=1]/rel_err | sci}} |\n\n"
+                 "What the quick model leaves out.\n\n## Not yet here\n\n- More.\n")
+
+
+def geared_synthetic(example_9_5=EX_9_5):
+    """A synthetic tree with a geared_dynamics family (one accuracy record, a README with Example 9.5's table)
+    and reproductions.json's example_9_5 (left out when None)."""
+    s = Synthetic(with_bench=False)
+    alg = os.path.join(s.root, "algorithms", "geared_dynamics")
+    os.makedirs(alg)
+    with open(os.path.join(alg, "README.md"), "w") as f:
+        f.write(GEARED_README)
+    acc = copy.deepcopy(ACCURACY)
+    acc["records"].append(acc_record("geared_dynamics", "geared_sparse", "gu:2", 2, 2.0, 1.0, 1.5))
+    s.write("accuracy.json", acc)
+    s.write("reproductions.json", dict(copy.deepcopy(REPRODUCTIONS),
+                                       **({} if example_9_5 is None else {"example_9_5": example_9_5})))
+    return s
+
+
+class Example9_5Plot(unittest.TestCase):
+    """reproductions.json's example_9_5 -> the geared_dynamics page: the plot below the README's Example 9.5 table
+    with a caption from the data; generation stops, naming reproductions.json, when the page needs the data and
+    it is missing or malformed, and the previous report is left as it was."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.s = geared_synthetic()
+        cls.result = cls.s.generate()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.s.cleanup()
+
+    def test_plot_below_the_table_with_its_caption(self):
+        self.assertEqual(self.result.returncode, 0, self.result.stderr)
+        page = self.s.read("geared_dynamics.md")
+        img = "![geared_dynamics_example_9_5](plots/geared_dynamics_example_9_5.svg)"
+        rows = page.splitlines()
+        last_row = max(i for i, r in enumerate(rows) if r.startswith("| 1 |"))
+        self.assertEqual(rows[last_row + 1:last_row + 3], ["", img])
+        self.assertIn(example_9_5_caption(sorted(EX_9_5["points"], key=lambda p: p["ratio"])), rows[last_row + 4])
+        self.assertLess(page.index(img), page.index("What the quick model leaves out."))
+        self.assertEqual(page.count(img), 1)
+        svg_path = os.path.join(self.s.out, "plots", "geared_dynamics_example_9_5.svg")
+        self.assertTrue(os.path.isfile(svg_path))
+        with open(svg_path, encoding="utf-8") as f:
+            svg = f.read()
+        self.assertIn("gear ratio", svg)                # text stays text (svg.fonttype none)
+        self.assertIn("slope -1", svg)
+        # no other page gets it
+        for name in ("inverse_dynamics.md", "mass_matrix.md", "index.md"):
+            self.assertNotIn("example_9_5", self.s.read(name), name)
+
+    def test_missing_or_malformed_stops_generation(self):
+        pt = lambda **kw: dict(EX_9_5["points"][0], **kw)
+        cases = (("missing", None, "no example_9_5"),
+                 ("points not a list", {"points": {"ratio": 1}}, "not an object with a 'points' list"),
+                 ("a point lacking rel_err", {"points": [pt(), {"ratio": 7.0, "rotor_share": 0.1}]},
+                  "example_9_5.points[1] lacks rel_err"),
+                 ("rel_err a string", {"points": [pt(), pt(ratio=3.0, rel_err="1e-3")]}, "points[1].rel_err is '1e-3'"),
+                 ("rel_err not positive", {"points": [pt(), pt(ratio=3.0, rel_err=0.0)]}, "not positive"),
+                 ("ratio infinite", {"points": [pt(), pt(ratio=float("inf"))]}, "points[1].ratio is inf"),
+                 ("one point", {"points": [pt()]}, "at least two points"),
+                 ("a ratio twice", {"points": [pt(), pt()]}, "distinct ratios"))
+        for what, ex, why in cases:
+            with self.subTest(what):
+                s = copy.copy(self.s)
+                s.root = tempfile.mkdtemp(prefix="rbdlab-report-ex95-")
+                try:
+                    shutil.copytree(self.s.root, s.root, dirs_exist_ok=True)
+                    s.data, s.out = os.path.join(s.root, "reports", "data"), os.path.join(s.root, "reports")
+                    before = {k: v for k, v in snapshot(s.out).items() if not k.startswith("data")}
+                    rep = copy.deepcopy(REPRODUCTIONS)
+                    if ex is not None:
+                        rep["example_9_5"] = ex
+                    with open(os.path.join(s.data, "reproductions.json"), "w") as f:
+                        f.write(json.dumps(rep, allow_nan=True))
+                    result = s.generate()
+                    self.assertEqual(result.returncode, 1, result.stderr)
+                    self.assertIn(os.path.join(s.data, "reproductions.json") + ": ", result.stderr)
+                    self.assertIn("example_9_5", result.stderr)
+                    self.assertIn(why, result.stderr)
+                    self.assertNotIn("Traceback", result.stderr)
+                    after = {k: v for k, v in snapshot(s.out).items() if not k.startswith("data")}
+                    self.assertEqual(after, before)
+                finally:
+                    s.cleanup()
+
+    def test_not_needed_without_the_family(self):
+        """Data without a geared_dynamics family needs no example_9_5 (the plain synthetic set has none)."""
+        s = Synthetic(with_bench=False)
+        try:
+            result = s.generate()
+            self.assertEqual(result.returncode, 0, result.stderr)
+            self.assertFalse(os.path.exists(os.path.join(s.out, "plots", "geared_dynamics_example_9_5.svg")))
         finally:
             s.cleanup()
 

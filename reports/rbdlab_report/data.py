@@ -48,6 +48,7 @@ FIG_10_5_RBD_KEYS = ("n", "aba_binary_tree", "crba_ltdl_chain", "crba_ltdl_binar
                      "ratio_binary_tree", "aba_dh_binary_tree", "dh_route_chain", "dh_route_binary_tree",
                      "dh_ratio_binary_tree")
 FIG_10_5_N = (15, 31, 63)       # Figure 10.5's ratios quoted at these n (complete binary trees)
+EX_9_5_KEYS = ("ratio", "rel_err", "rotor_share")   # reproductions.json example_9_5.points[i]
 
 BENCH_NAME = re.compile(r"^(?P<family>[^/]+)/(?P<variant>[^/]+)/(?P<case>[^/]+)/n:(?P<n>\d+)(?:/.*)?$")
 TIME_UNIT_NS = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
@@ -95,6 +96,32 @@ def _require(rec, keys, path, i):
     missing = [k for k in keys if k not in rec]
     if missing:
         raise GenerationError(f"{path}: record {i} lacks {', '.join(missing)}")
+
+
+def example_9_5_points(raw, path):
+    """reproductions.json's example_9_5 (verify/reproductions.cpp: Example 9.5's reflected rotor inertia
+    against the exact geared model at a sweep of gear ratios): its points sorted by ratio, each with a
+    positive finite ratio and rel_err (they go on log axes), at two ratios at least, no ratio twice."""
+    where = f"{path}: example_9_5"
+    if not isinstance(raw, dict) or not isinstance(raw.get("points"), list):
+        raise GenerationError(f"{where}: not an object with a 'points' list")
+    pts = []
+    for i, p in enumerate(raw["points"]):
+        if not isinstance(p, dict):
+            raise GenerationError(f"{where}.points[{i}]: not an object")
+        _require(p, EX_9_5_KEYS, path, f"example_9_5.points[{i}]")
+        for k in EX_9_5_KEYS:
+            x = p[k]
+            if isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x):
+                raise GenerationError(f"{where}.points[{i}].{k} is {x!r}, not a finite number")
+            if k != "rotor_share" and x <= 0:
+                raise GenerationError(f"{where}.points[{i}].{k} is {x!r}, not positive (plotted on a log axis)")
+        pts.append({k: float(p[k]) for k in EX_9_5_KEYS})
+    pts.sort(key=lambda p: p["ratio"])
+    if len(pts) < 2 or len({p["ratio"] for p in pts}) != len(pts):
+        raise GenerationError(f"{where}: needs at least two points at distinct ratios "
+                              f"(has ratios {[p['ratio'] for p in pts]})")
+    return pts
 
 
 def _unique(seq):
@@ -295,6 +322,10 @@ class Data:
             self.repro = list(raw["records"])
             for i, r in enumerate(self.repro):
                 _require(r, ("quantity", "source", "published", "rbdlab", "agree"), path, i)
+            # Example 9.5's error vs gear ratio (the geared_dynamics page plots it): optional here, required
+            # by that page (pages.example_9_5_figure); checked whenever present.
+            self.example_9_5 = (example_9_5_points(raw["example_9_5"], path) if "example_9_5" in raw else None)
+            self.repro_path = path
         path = p("discrepancies.json")
         raw = load_json(path)
         with structure_of(path):

@@ -760,6 +760,44 @@ def timing_section(ctx, fam):
     return L + [""]
 
 
+EX_9_5_FAMILY = "geared_dynamics"   # the page whose README has Example 9.5's table
+
+
+def example_9_5_figure(ctx):
+    """The plot of reproductions.json's example_9_5 and its caption (numbers from the data)."""
+    pts = ctx.data.example_9_5
+    if pts is None:
+        raise GenerationError(f"{ctx.data.repro_path}: no example_9_5 (verify/reproductions.cpp writes it; the "
+                              f"{EX_9_5_FAMILY} page plots it): run `make verify`")
+    img = ctx.plot(f"{EX_9_5_FAMILY}_example_9_5", plots.example_9_5)
+    lo, hi = plots.example_9_5_slopes(pts)
+    peak = max(pts, key=lambda p: p["rel_err"])
+    a, b, y, z = pts[0], pts[1], pts[-2], pts[-1]
+    trend = lambda s: "rises" if s > 0 else "falls"
+    caption = (f"*Relative error of the reflected-inertia model in `ydd` at {len(pts)} gear ratios from "
+               f"{a['ratio']:g} to {z['ratio']:g} (log-log): it {trend(lo)} with slope {lo:.2f} between ratios "
+               f"{a['ratio']:g} and {b['ratio']:g}, is largest, {fmt.sci(peak['rel_err'])}, at ratio "
+               f"{peak['ratio']:g}, and {trend(hi)} with slope {hi:.2f} between ratios {y['ratio']:g} and "
+               f"{z['ratio']:g} (dotted and dashed: slopes +1 and -1 through the end points).*")
+    return ["", img, "", caption]
+
+
+def insert_after_example_9_5_table(text, lines):
+    """The embedded README with `lines` after the first table under its Example 9.5 heading, or, if the README
+    has no such table, under a heading of their own at its end."""
+    rows = text.split("\n")
+    head = next((i for i, r in enumerate(rows) if r.startswith("#") and "Example 9.5" in r), None)
+    if head is not None:
+        first = next((i for i in range(head + 1, len(rows)) if rows[i].startswith("|")
+                      or (rows[i].startswith("#") and rows[i].lstrip("#").startswith(" "))), None)
+        if first is not None and rows[first].startswith("|"):
+            end = first
+            while end < len(rows) and rows[end].startswith("|"):
+                end += 1
+            return "\n".join(rows[:end] + lines + rows[end:])
+    return "\n".join(rows + ["", "### Example 9.5: error vs gear ratio"] + lines)
+
+
 def family_page(ctx, fam):
     data = ctx.data
     title = family_title(ctx, fam)
@@ -781,12 +819,18 @@ def family_page(ctx, fam):
                        right=(2, 3)))
     readme = read_readme(ctx, fam)
     L += ["", "## About this family", ""]
+    ex_9_5 = example_9_5_figure(ctx) if fam == EX_9_5_FAMILY else None
     if readme:
+        text = embed_readme(ctx, fam, readme)
+        if ex_9_5:
+            text = insert_after_example_9_5_table(text, ex_9_5)
         L += [f"<!-- The text below is algorithms/{fam}/README.md, headings moved down one level. -->",
               f"From [algorithms/{fam}/README.md]({ctx.link(f'algorithms/{fam}/README.md')}):", "",
-              embed_readme(ctx, fam, readme), ""]
+              text, ""]
     else:
         L += [f"No README at algorithms/{fam}/README.md.", ""]
+        if ex_9_5:
+            L += ["## Example 9.5: error vs gear ratio"] + ex_9_5 + [""]
     L += accuracy_section(ctx, fam)
     L += ops_section(ctx, fam)
     if fam == "forward_dynamics" and data.fig_10_5:

@@ -1,5 +1,6 @@
 """Plots: matplotlib with the Agg backend, written as SVG with a fixed hash salt and no date,
 so a regeneration from the same data is byte-identical."""
+import math
 import os
 
 from . import fmt
@@ -258,5 +259,52 @@ def figure_10_5(data, path):
         ax.set(xlabel="n (bodies)", title=title, ylim=(0, top))
         ax.legend(loc="upper left", fontsize=6)
     axes[0].set(ylabel="operations per call (m + a)")
+    _save(fig, path)
+    return True
+
+
+def example_9_5_slopes(points):
+    """Log-log slopes of rel_err against ratio between the two smallest and between the two largest ratios
+    (points sorted by ratio, as Data.example_9_5 has them): (low slope, high slope)."""
+    def s(a, b):
+        return math.log(b["rel_err"] / a["rel_err"]) / math.log(b["ratio"] / a["ratio"])
+    return s(points[0], points[1]), s(points[-2], points[-1])
+
+
+def example_9_5(data, path):
+    """Example 9.5 (section 9.6): the reflected-inertia model's relative error in ydd against the exact geared
+    model vs the gear ratio, log-log (reproductions.json example_9_5). Guides: slope +1 through the smallest
+    ratio (error growing with the ratio while the reflected inertia is small beside the forearm's) and slope -1
+    through the largest (falling like 1 / ratio once it dominates the diagonal); the largest error marked."""
+    pts = data.example_9_5
+    if not pts:
+        return False
+    rs, es = [p["ratio"] for p in pts], [p["rel_err"] for p in pts]
+    peak = max(pts, key=lambda p: p["rel_err"])
+    colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    fig, ax = plt.subplots(figsize=(6.4, 4.0))
+    lo, hi = example_9_5_slopes(pts)
+    # Guides across the regime each describes: up to the peak and from it.
+    up = [r for r in rs if r <= peak["ratio"]]
+    down = [r for r in rs if r >= peak["ratio"]]
+    ax.plot(up, [es[0] * r / rs[0] for r in up], ":", color="0.35", linewidth=1.2,
+            label=f"slope +1 through ratio {rs[0]:g} (error grows like the ratio)")
+    ax.plot(down, [es[-1] * rs[-1] / r for r in down], "--", color="0.35", linewidth=1.2,
+            label=f"slope -1 through ratio {rs[-1]:g} (error falls like 1 / ratio)")
+    ax.plot(rs, es, "o-", color=colors[0], markersize=5, linewidth=1.6,
+            label="reflected-inertia model vs exact geared model")
+    ax.annotate(f"largest: {fmt.sci(peak['rel_err'])} at ratio {peak['ratio']:g}\n(reflected inertia ~ forearm's)",
+                (peak["ratio"], peak["rel_err"]), xytext=(0, -80), textcoords="offset points", ha="center",
+                fontsize=8, arrowprops={"arrowstyle": "->", "color": "0.3", "linewidth": 0.8})
+    ax.text(0.03, 0.97, f"rising (slope {lo:.2f}):\nreflected inertia small\nbeside the forearm's",
+            transform=ax.transAxes, ha="left", va="top", fontsize=8, color="0.2")
+    ax.text(0.97, 0.97, f"falling (slope {hi:.2f}):\nreflected inertia\ndominates the diagonal",
+            transform=ax.transAxes, ha="right", va="top", fontsize=8, color="0.2")
+    ax.set(xscale="log", yscale="log", xlabel="gear ratio (rotor turns per joint turn, dimensionless)",
+           ylabel="relative error |ydd_quick - ydd_exact| / |ydd_exact|",
+           title=f"Example 9.5 on Figure 9.2's arm: the reflected-inertia model's error peaks\n"
+                 f"near gear ratio {peak['ratio']:g}, then falls like 1 / ratio as the rotors dominate")
+    ax.set_ylim(min(es) / 2.5, max(es) * 4)
+    ax.legend(loc="lower center", fontsize=7)
     _save(fig, path)
     return True
