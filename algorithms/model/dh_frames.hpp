@@ -245,9 +245,18 @@ template <class S> DhFrames<S> DhFrames<S>::try_build(const Model<S>& m) {
       d = dh_read(C1_of());
       d.ct = S(1); d.st = S(0); d.d = S(0);  // zero up to rounding by construction
     }
-    if (!dh_form(C1_of(), d))  // a bug here, not bad input
-      throw std::logic_error("DhFrames: body " + std::to_string(i) + " '" + m.body_name[i] +
-                             "': the DH decomposition does not reproduce the link transform (internal error)");
+    if (!dh_form(C1_of(), d)) {
+      // Not reproduced to 1024 eps. Seen on valid models whose consecutive joint axes are nearly
+      // (not exactly) parallel: the common normal is then far away, a and d are large, and their
+      // rounding exceeds the check's tolerance. The model is fine; only its DH form is
+      // ill-conditioned, so the DH variants fall back, as for any model they cannot express,
+      // instead of the whole model failing to load (it used to throw here).
+      v.body.clear();
+      v.reason = "body " + std::to_string(i) + " '" + m.body_name[i] +
+                 "': the DH decomposition does not reproduce the link transform to 1024 eps "
+                 "(nearly parallel joint axes make it ill-conditioned)";
+      return v;
+    }
     b.C = b.link == DhLink::General ? Transform<S>(dh_rebuild(d) * Z2) : dh_rebuild(d);
     b.xrot.set(d.ca, d.sa);
     b.a = d.a;
