@@ -193,4 +193,41 @@ template <> struct Call<verify::GearedDynamicsFamily> {
   }
 };
 
+// Closed-loop dynamics (Featherstone chapter 8): the tree's qdd with one loop joint, a spherical
+// joint from the last body to the base (as opcounts.cpp counts it), its frames solved so that each
+// state of the pool closes it and qd projected onto K's null space (cases/loops.hpp), untimed in
+// prepare(). The loops' shape is the same for every state, so the workspace's sizes are made once
+// in the warm-up (ClosedLoopWorkspace::prepare).
+template <> struct Call<verify::ClosedLoopDynamicsFamily> {
+  static constexpr bool available = true;
+  static constexpr bool has_mujoco_peer = false;  // MuJoCo's equality constraints are soft (solref): not this problem
+  template <class S> using Ws = ClosedLoopWorkspace<S>;
+  template <class S> using Out = VecX<S>;
+  template <class S> struct Arg {
+    LoopJoints<S> loops;
+    VecX<S> q, qd, tau;
+  };
+  static std::vector<cases::LoopSpec> specs_for(int nb) {
+    cases::LoopSpec spec;
+    spec.type = LoopJointType::Spherical;
+    spec.p = -1;
+    spec.s = nb - 1;
+    spec.XS_offset = Vec3<double>(0.1, 0.05, -0.02);
+    spec.qJ = {1, 0, 0, 0};
+    return {spec};
+  }
+  template <class S> static verify::StateOf<S> timed_state(const Model<S>& m, verify::StateOf<S> x) {
+    x.loop_specs = specs_for(m.nb);
+    return x;
+  }
+  template <class S> static Out<S> make_output(const Model<S>& m) { return VecX<S>::Zero(m.nv); }
+  template <class S> static Arg<S> prepare(const Model<S>& m, const verify::StateOf<S>& x) {
+    const auto c = verify::ClosedLoopDynamicsFamily::closed_state<S>(m, timed_state<S>(m, x));
+    return {c.loops, x.q, c.qd, x.tau};
+  }
+  template <class V, class S> static void run(const Model<S>& m, const Arg<S>& a, Out<S>& qdd, Ws<S>& ws) {
+    rbdlab::run_inlined<S>([&] { V::template run<S>(m, a.loops, a.q, a.qd, a.tau, nullptr, qdd, ws); });
+  }
+};
+
 }  // namespace rbd::bench

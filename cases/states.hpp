@@ -20,10 +20,14 @@
 //    with a ratio of magnitude uniform in [0.5, 4] and either sign (real gearboxes reach
 //    100:1; a few units keep G^T H G's conditioning, and so the accuracy budgets, in the range
 //    of the other families' cases, while every ratio is still a general number).
+//  - loops: chapter 8's loop joints (cases/loops.hpp draw_loops), drawn after the gears, last
+//    of all, so again every draw above is unchanged. Only their shape is drawn: the frames
+//    that make the state close them are solved in the caller's scalar (close_loops).
 #include <algorithm>
 #include <cstdint>
 #include <vector>
 
+#include "cases/loops.hpp"
 #include "cases/random.hpp"
 #include "geared_dynamics/gear_map.hpp"
 #include "model/workspace.hpp"
@@ -35,6 +39,7 @@ struct State {
   std::vector<Vec6<double>> f_ext;  // one per body, body coordinates
   std::vector<char> forward;        // per joint: nonzero = forward-dynamics joint (hybrid dynamics)
   GearPairs gears;                  // section 9.6's gear pairs (geared dynamics)
+  std::vector<LoopSpec> loops;      // chapter 8's loop joints (closed-loop dynamics; cases/loops.hpp)
 };
 
 struct StateOptions {
@@ -101,6 +106,7 @@ inline State random_state(const Model<double>& m, std::uint64_t seed, const Stat
       candidates.push_back(i);  // undriven: may drive a later joint
     }
   }
+  s.loops = draw_loops(m, s.q, rng);
   return s;
 }
 

@@ -57,7 +57,7 @@ template <class Family, class V> OpCounts count_on(const Model<double>& model) {
   // q at the neutral configuration (all zeros for GU(n); the identity quaternion for
   // gu_floating's free joint, so its rotation is a rotation).
   StateOf<Counted> x{neutral_configuration(m), VecX<Counted>::Zero(m.nv),
-                     VecX<Counted>::Zero(m.nv), VecX<Counted>::Zero(m.nv), {}, {}, {}};
+                     VecX<Counted>::Zero(m.nv), VecX<Counted>::Zero(m.nv), {}, {}, {}, {}};
   x.f_ext.assign(m.nb, Vec6<Counted>::Zero());
   // GU(n) has no external forces: the book's counts assume none, so pass none.
   OpCounts c;
@@ -97,6 +97,23 @@ template <class Family, class V> OpCounts count_on(const Model<double>& model) {
     const VecX<Counted> y = gws.map.independent_positions(x.q), yd = gws.map.independent_velocities(x.qd);
     VecX<Counted> ydd(gws.map.ny);
     c = count_ops([&] { V::template run<Counted>(m, pairs, y, yd, x.tau, nullptr, ydd, gws); });
+  } else if constexpr (std::is_same_v<Family, ClosedLoopDynamicsFamily>) {
+    // One loop: a spherical joint from the chain's tip to the base, its frames solved so that the
+    // state closes it (cases/loops.hpp), and qd made consistent -- both outside the count, as a
+    // simulation's set-up would be. On GU(n) with n < 4 the loop locks the chain (rank K = n):
+    // the count is then the locked solve's.
+    cases::LoopSpec spec;
+    spec.type = LoopJointType::Spherical;
+    spec.p = -1;
+    spec.s = m.nb - 1;
+    spec.XS_offset = Vec3<double>(0.1, 0.05, -0.02);
+    spec.qJ = {1, 0, 0, 0};
+    const LoopJoints<Counted> loops = cases::close_loops<Counted>(m, x.q, {spec});
+    const VecX<Counted> qd = cases::consistent_velocity<Counted>(m, loops, x.q, x.qd);
+    ClosedLoopWorkspace<Counted> cws(m);
+    cws.prepare(m, loops);
+    VecX<Counted> qdd(m.nv);
+    c = count_ops([&] { V::template run<Counted>(m, loops, x.q, qd, x.tau, nullptr, qdd, cws); });
   } else {
     VecX<Counted> tau(m.nv);
     c = count_ops([&] { V::template run<Counted>(m, x.q, x.qd, x.qdd, nullptr, tau, ws); });
@@ -537,6 +554,7 @@ int main(int argc, char** argv) {
     count_family<ForwardDynamicsFamily>(records, fits);
     count_family<HybridDynamicsFamily>(records, fits);
     count_family<GearedDynamicsFamily>(records, fits);
+    count_family<ClosedLoopDynamicsFamily>(records, fits);
     count_binary_trees<InverseDynamicsFamily>(records);
     count_binary_trees<MassMatrixFamily>(records);
     count_binary_trees<FactorizationFamily>(records);

@@ -8,7 +8,9 @@
 //  - hybrid_dynamics: the unknowns of Eq. 9.2 (qdd at the state's forward joints, tau at the
 //    others) against the same elimination on Eq. 9.1 rearranged (verify/support/oracles.hpp);
 //  - geared_dynamics: ydd at the state's gear pairs against the same elimination on Eq. 9.26
-//    with the oracle's H and C at q = gamma(y) (verify/support/oracles.hpp).
+//    with the oracle's H and C at q = gamma(y) (verify/support/oracles.hpp);
+//  - closed_loop_dynamics: the tree's qdd at the state's random loop joints against the
+//    Lagrangian in independent coordinates (reference/loop_oracle.hpp).
 #include "verify/support/exactness.hpp"
 #include "verify/support/families.hpp"
 
@@ -46,6 +48,11 @@ TEST_CASE("exactness: hybrid_dynamics variants agree with the Lagrangian oracle 
 TEST_CASE("exactness: geared_dynamics variants agree with the Lagrangian oracle to 40 digits",
           "[exactness][geared_dynamics]") {
   check_family_exactness(geared_dynamics_family());
+}
+
+TEST_CASE("exactness: closed_loop_dynamics variants agree with the independent-coordinates oracle to 40 digits",
+          "[exactness][closed_loop_dynamics]") {
+  check_family_exactness(closed_loop_dynamics_family());
 }
 
 // The table is built from families.hpp's variant lists; a family missing from all_families()

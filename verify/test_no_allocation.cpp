@@ -276,6 +276,28 @@ TEST_CASE("no allocation: hybrid dynamics variants, once the split is prepared",
   }
 }
 
+TEST_CASE("no allocation: closed-loop variants, once the loops' shape is prepared", "[allocation]") {
+  // The workspace is sized for n^c constraints of full rank when the loops' shape is first seen
+  // (ClosedLoopWorkspace::prepare); the rank K turns out to have changes no size (dropped rows
+  // become identity rows in loop_kkt; G's and A's blocks are views into the full-size storage).
+  for (const rbd::Model<double>& m : models()) {
+    const rbd::cases::State x = rbd::cases::random_state(m, 1);
+    const rbd::LoopJoints<double> loops = rbd::cases::close_loops<double>(m, x.q, x.loops);
+    const VecX qd = rbd::cases::consistent_velocity<double>(m, loops, x.q, x.qd);
+    rbd::verify::for_each_type<rbd::ClosedLoopVariants>([&]<class V>() {
+      rbd::ClosedLoopWorkspace<double> ws(m);
+      ws.prepare(m, loops);
+      VecX qdd(m.nv);
+      for (int k = 1; k <= 2; ++k) {
+        const Allocations a = counted_allocations([&] { V::template run<double>(m, loops, x.q, qd, x.tau, &x.f_ext, qdd, ws); });
+        INFO("closed_loop_dynamics/" << V::name << " on " << m.name << " (" << loops.size() << " loop joints), call " << k
+                                     << ": " << a.new_calls << " operator new, " << a.malloc_calls << " malloc-family calls");
+        CHECK(a.total() == 0);
+      }
+    });
+  }
+}
+
 TEST_CASE("no allocation: geared dynamics variants, once the gear pairs are prepared", "[allocation]") {
   // What depends on the pairs alone (the map, G, Eq. 9.27's terms, the sizes of G^T H G and of the
   // Lagrange system) is made when the pairs are first used (GearedWorkspace::prepare).

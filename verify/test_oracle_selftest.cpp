@@ -12,6 +12,7 @@
 
 #include <Eigen/Geometry>
 
+#include "verify/support/exact_model.hpp"
 #include "reference/lagrange_oracle.hpp"
 #include "reference/reference_scalar.hpp"
 
@@ -58,28 +59,12 @@ struct BodySpec {
   M3 Icom;
 };
 
-int nq_of(JointType t) { return t == JointType::Spherical ? 4 : t == JointType::Free ? 7 : t == JointType::Planar ? 3 : t == JointType::Cylindrical ? 2 : 1; }
-int nv_of(JointType t) { return t == JointType::Spherical ? 3 : t == JointType::Free ? 6 : t == JointType::Planar ? 3 : t == JointType::Cylindrical ? 2 : 1; }
-
 rbd::Model<R> build(const std::vector<BodySpec>& bs, const V3& g) {
   rbd::Model<R> m;
   m.name = "oracle_selftest";
   m.gravity = g;
-  for (const BodySpec& b : bs) {
-    m.body_name.push_back("b" + std::to_string(m.nb));
-    m.parent.push_back(b.parent);
-    m.joint.push_back(rbd::Joint<R>{b.type, b.axis, b.pitch, -1});
-    m.Xtree.push_back(rbd::Transform<R>{b.E, b.r});
-    m.I.emplace_back();  // never read by the oracle
-    m.mass.push_back(b.mass);
-    m.com.push_back(b.com);
-    m.Icom.push_back(b.Icom);
-    m.q_idx.push_back(m.nq);
-    m.v_idx.push_back(m.nv);
-    m.nq += nq_of(b.type);
-    m.nv += nv_of(b.type);
-    ++m.nb;
-  }
+  for (const BodySpec& b : bs)
+    rbd::verify::append_exact_body<R>(m, b.parent, b.type, b.axis, b.pitch, rbd::Transform<R>{b.E, b.r}, b.mass, b.com, b.Icom);
   return m;
 }
 

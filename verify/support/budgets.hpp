@@ -59,12 +59,14 @@
 #include <string_view>
 
 #include "cases/states.hpp"
+#include "closed_loop_dynamics/steps.hpp"
+#include <Eigen/SVD>
 #include "forward_dynamics/aba.hpp"
 #include "mass_matrix/crba.hpp"
 
 namespace rbd::verify {
 
-enum class BudgetRule { recursion, solve_with_H, articulated_solves, inverse_inertias, solve_with_geared_H };
+enum class BudgetRule { recursion, solve_with_H, articulated_solves, inverse_inertias, solve_with_geared_H, solve_with_loops };
 
 inline std::string_view rule_name(BudgetRule r) {
   switch (r) {
@@ -73,6 +75,7 @@ inline std::string_view rule_name(BudgetRule r) {
     case BudgetRule::articulated_solves: return "articulated_solves";
     case BudgetRule::inverse_inertias: return "inverse_inertias";
     case BudgetRule::solve_with_geared_H: return "solve_with_geared_H";
+    case BudgetRule::solve_with_loops: return "solve_with_loops";
   }
   return "?";
 }
@@ -84,6 +87,7 @@ inline std::string_view rule_formula(BudgetRule r) {
     case BudgetRule::articulated_solves: return "32 (d + 1) max_i cond2(D_i)";
     case BudgetRule::inverse_inertias: return "32 (d + 1) max_i lambda_max(I^A_i) / lambda_min(I_i)";
     case BudgetRule::solve_with_geared_H: return "cond2(G^T H G) (32 (d + 1) + 4 nv)";
+    case BudgetRule::solve_with_loops: return "cond2(Z^T H Z) cond_r(K) (32 (d + 1) + 4 (nv + nc))";
   }
   return "?";
 }
@@ -172,6 +176,47 @@ inline double max_cond_geared_H(const Model<double>& md, int seeds) {
   }
   return worst;
 }
+// For the closed-loop variants (chapter 8), at the state's loops (cases/loops.hpp), maximised
+// over the states of seeds 1..seeds: cond2(Z^T H Z) cond_r(K), Z an orthonormal basis of K's
+// null space, cond_r(K) = sigma_1 / sigma_r over K's r nonzero singular values (r from the same
+// relative tolerance as the variants' rank test). Why this product: qdd is H's solve restricted
+// to null(K) (Eq. 8.45 with G = Z), whose relative sensitivity to H, C and tau is cond2(Z^T H Z)
+// as in solve_with_H; and K's own rounding moves null(K) and the particular solution g by
+// cond_r(K) times K's relative error (the sin-theta bound for a subspace, first order), which
+// the projected solve then carries into qdd, so the two amplifications multiply at worst. The
+// KKT and lambda-first routes solve the same saddle-point system; with the dependent rows
+// pruned, its solution's sensitivity is bounded by the same two factors. K's entries, k and the
+// elimination add (nv + nc) roundings to the recursion's, hence 4 (nv + nc). A locked mechanism
+// (r = nv) has Z empty: the first factor is 1.
+inline double max_cond_loops(const Model<double>& md, int seeds, int& nc_max) {
+  double worst = 1;
+  nc_max = 0;
+  for (int seed = 1; seed <= seeds; ++seed) {
+    const cases::State s = cases::random_state(md, seed);
+    const LoopJoints<double> loops = cases::close_loops<double>(md, s.q, s.loops);
+    const VecX<double> qd = cases::consistent_velocity<double>(md, loops, s.q, s.qd);
+    ClosedLoopWorkspace<double> ws(md);
+    loops::tree_and_loop_terms<double>(md, loops, s.q, qd, s.tau, nullptr, ws);
+    nc_max = std::max(nc_max, ws.nc);
+    if (ws.nc == 0) {  // every drawn loop locked the tree and was dropped (cases/loops.hpp): a tree
+      worst = std::max(worst, cond2_spd_double(ws.H));
+      continue;
+    }
+    Eigen::JacobiSVD<Eigen::MatrixXd> svd(ws.K, Eigen::ComputeFullV);
+    const Eigen::VectorXd sv = svd.singularValues();
+    int r = 0;
+    while (r < sv.size() && sv[r] > ws.rank_tol * sv[0]) ++r;
+    const double cond_K = r == 0 ? 1.0 : sv[0] / sv[r - 1];
+    double cond_ZHZ = 1;
+    if (r < md.nv) {
+      const Eigen::MatrixXd Z = svd.matrixV().rightCols(md.nv - r);
+      cond_ZHZ = cond2_spd_double(Eigen::MatrixXd(Z.transpose() * ws.H * Z));
+    }
+    worst = std::max(worst, cond_ZHZ * cond_K);
+  }
+  return worst;
+}
+
 // The conditioning a budget rule needs, computed once per model and shared by the variants.
 struct Conditioning {
   const Model<double>& md;
@@ -181,6 +226,13 @@ struct Conditioning {
   double D() { return cond_D < 0 ? (cond_D = max_cond_D(md, seeds)) : cond_D; }
   double I() { return cond_I < 0 ? (cond_I = max_cond_inertias(md, seeds)) : cond_I; }
   double GH() { return cond_GH < 0 ? (cond_GH = max_cond_geared_H(md, seeds)) : cond_GH; }
+  double cond_loops = -1;
+  int nc_max = 0;
+  double loops() {
+    if (cond_loops < 0) cond_loops = max_cond_loops(md, seeds, nc_max);
+    return cond_loops;
+  }
+  int loop_nc() { loops(); return nc_max; }
 };
 
 inline double budget_eps(BudgetRule rule, Conditioning& c) {
@@ -191,6 +243,7 @@ inline double budget_eps(BudgetRule rule, Conditioning& c) {
     case BudgetRule::articulated_solves: return 32.0 * d1 * c.D();
     case BudgetRule::inverse_inertias: return 32.0 * d1 * c.I();
     case BudgetRule::solve_with_geared_H: return c.GH() * (32.0 * d1 + 4.0 * c.md.nv);
+    case BudgetRule::solve_with_loops: return c.loops() * (32.0 * d1 + 4.0 * (c.md.nv + c.loop_nc()));
   }
   throw std::logic_error("budget_eps: unknown rule");
 }

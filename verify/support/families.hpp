@@ -9,6 +9,8 @@
 #include <type_traits>
 
 #include "bias/variants.hpp"
+#include "cases/loops.hpp"
+#include "closed_loop_dynamics/variants.hpp"
 #include "factorization/variants.hpp"
 #include "forward_dynamics/variants.hpp"
 #include "geared_dynamics/variants.hpp"
@@ -152,8 +154,36 @@ struct GearedDynamicsFamily {
   template <class V> static constexpr BudgetRule budget_rule = BudgetRule::solve_with_geared_H;
 };
 
+// Closed-loop dynamics (chapter 8) with the state's random loop joints (cases/loops.hpp): their
+// frames are solved so that q closes them in S's precision, and qd is projected onto K's null
+// space in S, so every scalar evaluates a state that is consistent to its own precision (the
+// oracle checks that with its own loop-closure functions). The value is the tree's qdd.
+struct ClosedLoopDynamicsFamily {
+  static constexpr std::string_view name = "closed_loop_dynamics";
+  using Variants = ClosedLoopVariants;
+  template <class S> struct Closed {
+    LoopJoints<S> loops;
+    VecX<S> qd;
+  };
+  template <class S> static Closed<S> closed_state(const Model<S>& m, const StateOf<S>& x) {
+    Closed<S> c{cases::close_loops<S>(m, x.q, x.loop_specs), {}};
+    c.qd = cases::consistent_velocity<S>(m, c.loops, x.q, x.qd);
+    return c;
+  }
+  template <class V, class S>
+  static MatX<S> evaluate(const Model<S>& m, const StateOf<S>& x, Workspace<S>&) {
+    const Closed<S> c = closed_state<S>(m, x);
+    ClosedLoopWorkspace<S> ws(m);
+    VecX<S> qdd(m.nv);
+    V::template run<S>(m, c.loops, x.q, c.qd, x.tau, &x.f_ext, qdd, ws);
+    return qdd;
+  }
+  template <class V> static constexpr BudgetRule budget_rule = BudgetRule::solve_with_loops;
+};
+
 using AllFamilies = std::tuple<InverseDynamicsFamily, MassMatrixFamily, BiasFamily, FactorizationFamily,
-                               ForwardDynamicsFamily, HybridDynamicsFamily, GearedDynamicsFamily>;
+                               ForwardDynamicsFamily, HybridDynamicsFamily, GearedDynamicsFamily,
+                               ClosedLoopDynamicsFamily>;
 
 // Calls f.template operator()<T>() for each type T in a tuple.
 template <class Tuple, class F> void for_each_type(F&& f) {

@@ -65,5 +65,6 @@ const FamilyEntry& factorization_family();
 const FamilyEntry& forward_dynamics_family();
 const FamilyEntry& hybrid_dynamics_family();
 const FamilyEntry& geared_dynamics_family();
+const FamilyEntry& closed_loop_dynamics_family();
 
 }  // namespace rbd::verify

@@ -1,6 +1,8 @@
 #pragma once
 // What the independent oracle (reference/) says each family's value is.
+#include "reference/gepp.hpp"
 #include "reference/lagrange_oracle.hpp"
+#include "reference/loop_oracle.hpp"
 #include "verify/support/families.hpp"
 
 namespace rbd::verify {
@@ -21,32 +23,10 @@ template <> inline MatX<Reference> oracle_value<BiasFamily>(const Model<Referenc
   return oracle::inverse_dynamics(m, x.q, x.qd, zero, &x.f_ext);
 }
 
-// Solves A x = b by Gaussian elimination with partial (row) pivoting, written out here so
-// that the factorization and forward-dynamics gates judge their solves with a method that
-// shares nothing with them (no symmetry, no Cholesky, no parent array, no Eigen decomposition).
+// Gaussian elimination with partial pivoting (reference/gepp.hpp): shares nothing with the
+// factorization and forward-dynamics variants it judges.
 template <class S> VecX<S> dense_solve_gepp(MatX<S> A, VecX<S> b) {
-  using std::abs;
-  const Eigen::Index n = A.rows();
-  for (Eigen::Index k = 0; k < n; ++k) {
-    Eigen::Index piv = k;
-    for (Eigen::Index r = k + 1; r < n; ++r)
-      if (abs(A(r, k)) > abs(A(piv, k))) piv = r;
-    if (A(piv, k) == S(0)) throw std::runtime_error("dense_solve_gepp: singular matrix");
-    A.row(k).swap(A.row(piv));
-    std::swap(b[k], b[piv]);
-    for (Eigen::Index r = k + 1; r < n; ++r) {
-      const S f = A(r, k) / A(k, k);
-      for (Eigen::Index c = k; c < n; ++c) A(r, c) -= f * A(k, c);
-      b[r] -= f * b[k];
-    }
-  }
-  VecX<S> x(n);
-  for (Eigen::Index k = n - 1; k >= 0; --k) {
-    S s = b[k];
-    for (Eigen::Index c = k + 1; c < n; ++c) s -= A(k, c) * x[c];
-    x[k] = s / A(k, k);
-  }
-  return x;
+  return oracle::solve_gepp<S>(std::move(A), std::move(b), "dense_solve_gepp: the matrix");
 }
 
 // x = H^-1 tau with the oracle's H.
@@ -119,6 +99,17 @@ template <> inline MatX<Reference> oracle_value<GearedDynamicsFamily>(const Mode
   const MatX<Reference> H = oracle::mass_matrix(m, q);
   const VecX<Reference> C = oracle::inverse_dynamics(m, q, qd, zero, &x.f_ext);
   return dense_solve_gepp<Reference>(MatX<Reference>(G.transpose() * H * G), VecX<Reference>(G.transpose() * (x.tau - C)));
+}
+
+// Closed-loop dynamics (chapter 8): the Lagrangian in independent coordinates
+// (reference/loop_oracle.hpp), with its own loop-closure functions on 4x4 poses, its own
+// elimination and the tree oracle's H and C. The state is made exactly as the family makes it
+// (cases/loops.hpp: frames solved at q, qd projected in Reference) -- it is the problem, not
+// an answer -- and the oracle refuses it unless its own phi(q) and Phi qd vanish to 1e-40.
+template <> inline MatX<Reference> oracle_value<ClosedLoopDynamicsFamily>(const Model<Reference>& m,
+                                                                         const StateOf<Reference>& x) {
+  const auto c = ClosedLoopDynamicsFamily::closed_state<Reference>(m, x);
+  return oracle::closed_loop_forward_dynamics<Reference>(m, c.loops, x.q, c.qd, x.tau, &x.f_ext);
 }
 
 }  // namespace rbd::verify

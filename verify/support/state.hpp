@@ -13,15 +13,19 @@ template <class S> struct StateOf {
   ExternalForces<S> f_ext;
   std::vector<char> forward;  // hybrid dynamics' split, per joint (cases/states.hpp)
   GearPairs gears;            // geared dynamics' gear pairs (cases/states.hpp)
+  // Closed-loop dynamics' loop joints, as drawn (cases/loops.hpp): their frames are solved at q in
+  // the scalar that evaluates them (close_loops), so they stay specs here.
+  std::vector<cases::LoopSpec> loop_specs;
 };
 
 template <class S> StateOf<S> cast_state(const Model<S>& m, const cases::State& x) {
   auto c = [](double v) { return scalar_cast<S>(v); };
-  StateOf<S> s{x.q.unaryExpr(c), x.qd.unaryExpr(c), x.qdd.unaryExpr(c), x.tau.unaryExpr(c), {}, {}, {}};
+  StateOf<S> s{x.q.unaryExpr(c), x.qd.unaryExpr(c), x.qdd.unaryExpr(c), x.tau.unaryExpr(c), {}, {}, {}, {}};
   normalize_quaternions(m, s.q);
   for (const auto& f : x.f_ext) s.f_ext.push_back(f.unaryExpr(c));
   s.forward = x.forward;
   s.gears = x.gears;
+  s.loop_specs = x.loops;
   return s;
 }
 

@@ -1,0 +1,68 @@
+#pragma once
+// Method 2 of section 8.5: solve for lambda first, by the six steps the section lists, with
+// the branch-induced sparse L^T L factorization of H (Tables 6.3 and 6.5):
+//   1. H = L^T L;            2. tau' = tau - C + tau^a;
+//   3. Y = L^-T K^T, z = L^-T tau';
+//   4. A = Y^T Y (= K H^-1 K^T, Eq. 8.38), b = k + k_stab - Y^T z (Eq. 8.39);
+//   5. A lambda = b;         6. H qdd = tau' + K^T lambda.
+// A is only positive semi-definite when constraints are redundant (rank r < n^c). Step 5 then
+// takes one of the solutions of Eq. 8.41 (which one does not change qdd, since K^T annihilates
+// A's null space): A = P^T L D L^T P by Eigen's diagonally pivoted LDLT, and the components
+// whose pivot D_i is below rank_tol times the largest are set to zero. This rank decision is
+// made on A, independently of the elimination the other two methods use.
+#include <string_view>
+
+#include "closed_loop_dynamics/steps.hpp"
+#include "factorization/sparse.hpp"
+
+namespace rbd {
+
+struct LoopLambdaFirst {
+  static constexpr std::string_view name = "loop_lambda_first";
+  static constexpr std::string_view summary =
+      "Method 2 (section 8.5): A = K H^-1 K^T through the sparse L^T L factor of H, A lambda = b by pivoted LDLT "
+      "with a rank test (Eqs. 8.37-8.41), then H qdd = tau - C + K^T lambda";
+  static constexpr std::string_view complexity = "O(nd) + O(n^c n d) + O((n^c)^3)";
+  static constexpr bool polynomial_op_counts = false;  // pivoting
+  template <class S> static bool applicable(const Model<S>&) { return true; }
+
+  template <class S>
+  static void run(const Model<S>& m, const LoopJoints<S>& loops, const VecX<S>& q, const VecX<S>& qd,
+                  const VecX<S>& tau, const ExternalForces<S>* f_ext, VecX<S>& qdd, ClosedLoopWorkspace<S>& ws) {
+    loops::tree_and_loop_terms<S>(m, loops, q, qd, tau, f_ext, ws);
+    const int nc = ws.nc;
+    pack<S>(ws.pattern, ws.H, ws.rows);                           // step 1: H = L^T L
+    ltl_factor<S>(ws.pattern, ws.rows);
+    ws.z = ws.tau_prime;                                          // step 3
+    solve_Lt<false, S>(ws.pattern, ws.rows, ws.z);
+    for (int c = 0; c < nc; ++c) {
+      ws.col = ws.K.row(c).transpose();
+      solve_Lt<false, S>(ws.pattern, ws.rows, ws.col);
+      ws.Y.col(c) = ws.col;
+    }
+    ws.A.noalias() = ws.Y.transpose() * ws.Y;                     // step 4
+    ws.b = ws.k;
+    ws.b.noalias() -= ws.Y.transpose() * ws.z;
+    solve_semidefinite(ws);                                       // step 5
+    qdd = ws.tau_prime;                                           // step 6
+    qdd.noalias() += ws.K.transpose() * ws.lambda;
+    ltl_solve<S>(ws.pattern, ws.rows, qdd);
+  }
+
+  // lambda = P^T L^-T D^+ L^-1 P b, D^+ inverting only the pivots above rank_tol * max |D|.
+  template <class S> static void solve_semidefinite(ClosedLoopWorkspace<S>& ws) {
+    if (ws.nc == 0) return;
+    auto& ldlt = *ws.ldlt;
+    ldlt.compute(ws.A);
+    ws.lambda = ldlt.transpositionsP() * ws.b;
+    ldlt.matrixL().solveInPlace(ws.lambda);
+    const auto D = ldlt.vectorD();
+    S dmax = S(0);
+    for (int i = 0; i < ws.nc; ++i) dmax = std::max(dmax, S(abs_(D[i])));
+    for (int i = 0; i < ws.nc; ++i) ws.lambda[i] = abs_(D[i]) > ws.rank_tol * dmax ? S(ws.lambda[i] / D[i]) : S(0);
+    ldlt.matrixU().solveInPlace(ws.lambda);
+    ws.lambda = ldlt.transpositionsP().transpose() * ws.lambda;
+  }
+};
+
+}  // namespace rbd

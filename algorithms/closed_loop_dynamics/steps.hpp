@@ -1,0 +1,105 @@
+#pragma once
+// What every closed-loop variant computes before it solves (Featherstone sections 8.1-8.7):
+//  - the spanning tree's C (RNEA with qdd = 0, Table 8.3 for passive loop joints, tau^a = 0),
+//    which leaves each body's velocity v_i and velocity-product acceleration a_i^vp in the
+//    workspace (Table 8.3's footnote: a_i^vp carries the offset -a_g, which cancels in
+//    a_s - a_p);
+//  - K, k and k_stab by Table 8.4 (Eqs. 8.19-8.20, 8.47, 8.22-8.23), everything transformed to
+//    base coordinates and combined there, as the table does;
+//  - H by the CRBA (Table 6.2) and tau' = tau - C.
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+#include "closed_loop_dynamics/loop_subspaces.hpp"
+#include "closed_loop_dynamics/workspace.hpp"
+#include "inverse_dynamics/rnea_spatial.hpp"
+#include "mass_matrix/crba.hpp"
+
+namespace rbd::loops {
+
+// Table 8.4 for every loop joint: rows row0[l] .. row0[l] + nc_l of K and k.
+// Needs ws.Xup, ws.v, ws.a from the RNEA pass with qdd = 0.
+template <class S> void loop_constraints(const Model<S>& m, const LoopJoints<S>& loops, ClosedLoopWorkspace<S>& ws) {
+  // ^iX_0 for every body, and every S_i in base coordinates (one column per variable).
+  for (int i = 0; i < m.nb; ++i) {
+    ws.X0[i] = m.parent[i] < 0 ? ws.Xup[i] : ws.Xup[i] * ws.X0[m.parent[i]];
+    const Joint<S>& j = m.joint[i];
+    for (int c = 0; c < j.nv(); ++c) {
+      const Vec6<S> s = j.nv() == 1 ? screw_times(j, S(1)) : Vec6<S>(ws.jk[i].S_.col(c));
+      ws.S0.col(m.v_idx[i] + c) = ws.X0[i].apply_inverse(s);
+    }
+  }
+  const Vec6<S> a_base = join<S>(Vec3<S>::Zero(), Vec3<S>(-m.gravity));  // a_0 = -a_g (Table 8.3's footnote)
+  ws.K.setZero();
+  for (std::size_t l = 0; l < loops.size(); ++l) {
+    const LoopJoint<S>& L = loops[l];
+    const int nc = L.nc(), r0 = ws.row0[l];
+    // Xp = ^{p(k),k}X_0, Xs = ^{s(k),k}X_0; the base's ^0X_0 is the identity.
+    const Transform<S> Xp = L.p < 0 ? L.XP : L.XP * ws.X0[L.p];
+    const Transform<S> Xs = L.s < 0 ? L.XS : L.XS * ws.X0[L.s];
+    // Velocities and velocity-product accelerations of p(k) and s(k) in base coordinates.
+    const Vec6<S> vp = L.p < 0 ? Vec6<S>::Zero() : ws.X0[L.p].apply_inverse(ws.v[L.p]);
+    const Vec6<S> ap = L.p < 0 ? a_base : ws.X0[L.p].apply_inverse(ws.a[L.p]);
+    const Vec6<S> vs = L.s < 0 ? Vec6<S>::Zero() : ws.X0[L.s].apply_inverse(ws.v[L.s]);
+    const Vec6<S> as = L.s < 0 ? a_base : ws.X0[L.s].apply_inverse(ws.a[L.s]);
+    // T = Xs^T T: the constraint-force subspace carried from successor-frame to base coordinates.
+    const Mat6N<S> Ts = constraint_subspace<S>(L.type, L.pitch);
+    Mat6N<S> T(6, nc);
+    for (int c = 0; c < nc; ++c) T.col(c) = Xs.apply_transpose(Vec6<S>(Ts.col(c)));
+    // k_l = -T^T (a_s - a_p + v_s x v_p)   (Eq. 8.47)
+    ws.k.segment(r0, nc).noalias() = -(T.transpose() * Vec6<S>(as - ap + crm<S>(vs, vp)));
+    if (ws.stab.alpha != S(0) || ws.stab.beta != S(0)) {
+      // k_stab = -2 alpha T^T (v_s - v_p) - beta^2 delta, delta = jcalc(type, Xs Xp^-1)  (Eqs. 8.22-8.23)
+      S delta[6];
+      loop_position_error<S>(L.type, L.pitch, Xs * Xp.inverse(), delta);
+      const VecN<S> TvJ = T.transpose() * Vec6<S>(vs - vp);
+      for (int c = 0; c < nc; ++c)
+        ws.k[r0 + c] -= S(2) * ws.stab.alpha * TvJ[c] + ws.stab.beta * ws.stab.beta * delta[c];
+    }
+    // K_li = -T^T ^0X_i S_i on the path from p(k), K_lj = +T^T ^0X_j S_j on the path from s(k),
+    // stepping the larger body number towards the base until the two meet (Eqs. 8.18-8.20).
+    int i = L.p, j = L.s;
+    while (i != j) {
+      if (i > j) {
+        for (int c = 0; c < m.joint[i].nv(); ++c)
+          ws.K.block(r0, m.v_idx[i] + c, nc, 1).noalias() = -(T.transpose() * Vec6<S>(ws.S0.col(m.v_idx[i] + c)));
+        i = m.parent[i];
+      } else {
+        for (int c = 0; c < m.joint[j].nv(); ++c)
+          ws.K.block(r0, m.v_idx[j] + c, nc, 1).noalias() = T.transpose() * Vec6<S>(ws.S0.col(m.v_idx[j] + c));
+        j = m.parent[j];
+      }
+    }
+  }
+}
+
+// K and k must be finite: the rank test and the pivoted solves compare magnitudes, and a
+// comparison with NaN is false, so a NaN in the state would otherwise drop constraints
+// silently instead of showing in qdd.
+template <class S> void require_finite(const MatX<S>& K, const VecX<S>& k) {
+  const S big = S(std::numeric_limits<double>::max());
+  for (Eigen::Index c = 0; c < K.cols(); ++c)
+    for (Eigen::Index r = 0; r < K.rows(); ++r)
+      if (!(abs_(K(r, c)) <= big))
+        throw std::domain_error("closed loops: K has a non-finite entry at row " + std::to_string(r) + ", column " +
+                                std::to_string(c) + " (a NaN or inf in q or in a loop joint's frames?)");
+  for (Eigen::Index r = 0; r < k.size(); ++r)
+    if (!(abs_(k[r]) <= big))
+      throw std::domain_error("closed loops: k has a non-finite entry at row " + std::to_string(r) +
+                              " (a NaN or inf in q, qd or the model?)");
+}
+
+// C, K, k, H and tau' = tau - C for the state.
+template <class S>
+void tree_and_loop_terms(const Model<S>& m, const LoopJoints<S>& loops, const VecX<S>& q, const VecX<S>& qd,
+                         const VecX<S>& tau, const ExternalForces<S>* f_ext, ClosedLoopWorkspace<S>& ws) {
+  ws.prepare(m, loops);
+  RneaSpatial::run<S>(m, q, qd, ws.zero, f_ext, ws.C, ws);  // C = ID(q, qd, 0); leaves v_i, a_i^vp
+  loop_constraints<S>(m, loops, ws);
+  require_finite<S>(ws.K, ws.k);
+  Crba::run<S>(m, q, ws.H, ws);
+  ws.tau_prime = tau - ws.C;
+}
+
+}  // namespace rbd::loops

@@ -1,0 +1,125 @@
+#pragma once
+// Scratch for the closed-loop family (Featherstone chapter 8). The loop joints are an argument
+// of every call, like hybrid dynamics' split and the gear pairs; what depends only on their
+// structure (the number of constraints n^c, each loop's first row) is derived by prepare()
+// when the structure changes, and every matrix is sized for the largest case (n^c constraints,
+// rank n^c), so no call allocates, whatever rank K turns out to have.
+#include <Eigen/Cholesky>
+#include <Eigen/LU>
+#include <optional>
+#include <vector>
+
+#include "factorization/sparse.hpp"
+#include "model/loop_joint.hpp"
+#include "model/workspace.hpp"
+
+namespace rbd {
+
+// Baumgarte stabilisation (section 8.3, Eq. 8.22): k_stab = -2 alpha T^T v_J - beta^2 delta.
+// Off (alpha = beta = 0) by default: at a state that closes the loops the term is zero
+// anyway; a simulation turns it on with alpha = beta = 1 / T_stab.
+template <class S> struct Stabilization {
+  S alpha = S(0), beta = S(0);
+};
+
+template <class S> struct ClosedLoopWorkspace : Workspace<S> {
+  // Depends on the loops' structure only (prepare()).
+  struct Shape {
+    LoopJointType type;
+    int p, s;
+    bool operator==(const Shape&) const = default;
+  };
+  std::vector<Shape> shape;
+  bool prepared = false;
+  int nc = 0;                  // n^c (Eq. 8.1)
+  std::vector<int> row0;       // first row of loop l in K
+  Stabilization<S> stab;
+  // K's numerical rank is decided relative to its largest pivot: rank_tol * max |K_ij|.
+  // K's entries carry the recursions' rounding, a few (d + 1) eps relative; a dependent row
+  // leaves a residue of a few n eps of the largest entry after elimination. 1e4 n eps is
+  // above that residue for every case here and below any genuine pivot of a mechanism that
+  // is not singular to within 1e-11 in double (section 10.1's fourth source of round-off:
+  // near such a configuration qdd itself is ill-conditioned, and the rank is a choice).
+  S rank_tol = S(0);
+
+  // Per call: the tree's terms (steps.hpp).
+  VecX<S> zero, C, tau_prime;   // C = ID(q, qd, 0, f_ext); tau' = tau - C (tau^a = 0)
+  MatX<S> H;                    // CRBA
+  Forces6<S> S0;                // every joint's motion subspace in base coordinates, by column of qd
+  MatX<S> K;                    // n^c x n, Eq. 8.19
+  VecX<S> k;                    // k + k_stab, Eqs. 8.15 / 8.47, 8.22
+  // Section 8.8's elimination of [K | k] (elimination.hpp).
+  MatX<S> W;                    // n^c x (n + 1) working copy
+  std::vector<int> row_of, col_of;  // pivot order: original row / column at each position
+  int rank = 0;
+  S residual = S(0);            // largest |dependent row's right side| after elimination
+  // loop_nullspace: G, g (Eq. 8.51), G^T H G, its right side.
+  MatX<S> G, HG, Hy;
+  VecX<S> g, rhs;
+  // loop_kkt: the (n + n^c)-square system of Eq. 8.36, dependent rows replaced by identity rows.
+  MatX<S> kkt;
+  VecX<S> kkt_rhs, kkt_sol;
+  std::optional<Eigen::PartialPivLU<MatX<S>>> lu;
+  // loop_lambda_first: the sparse factor of H, Y = L^-T K^T, z = L^-T tau', A = Y^T Y, b.
+  TreePattern pattern;
+  PackedRows<S> rows;
+  MatX<S> Y, A;
+  VecX<S> z, b, lambda, col;
+  std::optional<Eigen::LDLT<MatX<S>>> ldlt;
+
+  ClosedLoopWorkspace() = default;
+  explicit ClosedLoopWorkspace(const Model<S>& m)
+      : Workspace<S>(m), zero(VecX<S>::Zero(m.nv)), C(VecX<S>::Zero(m.nv)), tau_prime(VecX<S>::Zero(m.nv)),
+        H(MatX<S>::Zero(m.nv, m.nv)), S0(Forces6<S>::Zero(6, m.nv)), G(MatX<S>::Zero(m.nv, m.nv)),
+        HG(MatX<S>::Zero(m.nv, m.nv)), Hy(MatX<S>::Zero(m.nv, m.nv)), g(VecX<S>::Zero(m.nv)),
+        rhs(VecX<S>::Zero(m.nv)), pattern(expanded_parent(m)), rows(PackedRows<S>::Zero(pattern.nonzeros())),
+        z(VecX<S>::Zero(m.nv)), col(VecX<S>::Zero(m.nv)) {
+    rank_tol = S(10000) * S(m.nv) * S(Eigen::NumTraits<S>::epsilon());
+  }
+
+  void prepare(const Model<S>& m, const LoopJoints<S>& loops) {
+    auto same_shape = [&] {  // compared in place: a call with the last call's loops allocates nothing
+      if (!prepared || shape.size() != loops.size()) return false;
+      for (std::size_t l = 0; l < loops.size(); ++l)
+        if (!(shape[l] == Shape{loops[l].type, loops[l].p, loops[l].s})) return false;
+      return true;
+    };
+    if (same_shape()) return;
+    std::vector<Shape> now;
+    now.reserve(loops.size());
+    for (const auto& L : loops) now.push_back({L.type, L.p, L.s});
+    for (std::size_t l = 0; l < loops.size(); ++l) {
+      const auto& L = loops[l];
+      auto ok = [&](int b) { return b >= -1 && b < m.nb; };
+      if (!ok(L.p) || !ok(L.s) || L.p == L.s)
+        throw ModelError("loop joint " + std::to_string(l) + (L.name.empty() ? "" : " '" + L.name + "'") +
+                         ": bodies p = " + std::to_string(L.p) + ", s = " + std::to_string(L.s) +
+                         " must be different bodies of the model (-1 = base, 0.." + std::to_string(m.nb - 1) + ")");
+    }
+    shape = std::move(now);
+    prepared = true;
+    row0.assign(loops.size(), 0);
+    nc = 0;
+    for (std::size_t l = 0; l < loops.size(); ++l) {
+      row0[l] = nc;
+      nc += loops[l].nc();
+    }
+    const int n = m.nv;
+    K = MatX<S>::Zero(nc, n);
+    k = VecX<S>::Zero(nc);
+    W = MatX<S>::Zero(nc, n + 1);
+    row_of.assign(nc, 0);
+    col_of.assign(n, 0);
+    kkt = MatX<S>::Zero(n + nc, n + nc);
+    kkt_rhs = VecX<S>::Zero(n + nc);
+    kkt_sol = VecX<S>::Zero(n + nc);
+    lu.emplace(n + nc);
+    Y = MatX<S>::Zero(n, nc);
+    A = MatX<S>::Zero(nc, nc);
+    b = VecX<S>::Zero(nc);
+    lambda = VecX<S>::Zero(nc);
+    ldlt.emplace(nc);
+  }
+};
+
+}  // namespace rbd
