@@ -36,7 +36,7 @@ template <class S> void eliminate(ClosedLoopWorkspace<S>& ws) {
     for (int c = t; c < n; ++c)
       for (int r = t; r < nc; ++r)
         if (abs_(ws.W(r, c)) > best) { best = abs_(ws.W(r, c)); pr = r; pc = c; }
-    if (!(best > tol)) break;  // rank test (NaN also stops here; the caller's result is then NaN-free but refused)
+    if (!(best > tol)) break;  // rank test (K and k are finite here: steps.hpp's require_finite)
     ws.W.row(t).swap(ws.W.row(pr));
     swap(ws.row_of[t], ws.row_of[pr]);
     ws.W.col(t).swap(ws.W.col(pc));

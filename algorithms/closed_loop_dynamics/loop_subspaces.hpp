@@ -58,9 +58,7 @@ template <class S> Mat6N<S> constraint_subspace(LoopJointType t, const S& pitch)
   const int nc = loop_joint_nc(t);
   Mat6N<S> T(6, nc);
   S col[6];
-  for (int c = 0; c < nc; ++c) T.col(c).setZero();
-  // Column c of T is T applied to... read off apply_T: T^T e_r gives row r of T.
-  for (int r = 0; r < 6; ++r) {
+  for (int r = 0; r < 6; ++r) {  // T^T e_r is row r of T
     apply_T<S>(t, pitch, Vec6<S>::Unit(r), col);
     for (int c = 0; c < nc; ++c) T(r, c) = col[c];
   }
@@ -181,17 +179,6 @@ template <class S> Transform<S> loop_joint_transform(LoopJointType t, const S& p
     case LoopJointType::Spherical: X.E = quat_to_matrix<S>(qJ[0], qJ[1], qJ[2], qJ[3]).transpose(); break;
   }
   return X;
-}
-// How many numbers loop_joint_transform reads.
-constexpr int loop_joint_nq(LoopJointType t) {
-  switch (t) {
-    case LoopJointType::Weld: return 0;
-    case LoopJointType::Revolute: case LoopJointType::Prismatic: case LoopJointType::Helical: return 1;
-    case LoopJointType::Cylindrical: return 2;
-    case LoopJointType::Planar: return 3;
-    case LoopJointType::Spherical: return 4;
-  }
-  return 0;
 }
 
 }  // namespace rbd::loops

@@ -88,14 +88,7 @@ template <class S> struct ClosedLoopWorkspace : Workspace<S> {
     std::vector<Shape> now;
     now.reserve(loops.size());
     for (const auto& L : loops) now.push_back({L.type, L.p, L.s});
-    for (std::size_t l = 0; l < loops.size(); ++l) {
-      const auto& L = loops[l];
-      auto ok = [&](int b) { return b >= -1 && b < m.nb; };
-      if (!ok(L.p) || !ok(L.s) || L.p == L.s)
-        throw ModelError("loop joint " + std::to_string(l) + (L.name.empty() ? "" : " '" + L.name + "'") +
-                         ": bodies p = " + std::to_string(L.p) + ", s = " + std::to_string(L.s) +
-                         " must be different bodies of the model (-1 = base, 0.." + std::to_string(m.nb - 1) + ")");
-    }
+    check_loop_bodies(m, loops);  // names the loop joint, before anything is kept
     shape = std::move(now);
     prepared = true;
     row0.assign(loops.size(), 0);

@@ -97,21 +97,31 @@ template <class S> int loop_constraint_count(const LoopJoints<S>& loops) {
   return nc;
 }
 
-// Checks what a loop joint's data can be checked for without a state: bodies that exist,
-// p != s, rigid frames, a finite pitch. Throws ModelError naming the loop joint and the problem.
-// (Whether a state closes the loops is a property of the state: see closed_loop_dynamics/.)
-inline void validate_loop_joints(const Model<double>& m, const LoopJoints<double>& loops) {
+// The bodies of every loop joint exist and differ; throws ModelError naming the loop joint.
+// Called by validate_loop_joints and, in every scalar, by the closed-loop workspace.
+template <class S> void check_loop_bodies(const Model<S>& m, const LoopJoints<S>& loops) {
   for (std::size_t l = 0; l < loops.size(); ++l) {
     const auto& L = loops[l];
     const std::string where = "loop joint " + std::to_string(l) + (L.name.empty() ? "" : " '" + L.name + "'");
     auto body_ok = [&](int b) { return b >= -1 && b < m.nb; };
     if (!body_ok(L.p) || !body_ok(L.s))
-      throw ModelError(where + ": predecessor " + std::to_string(L.p) + " / successor " + std::to_string(L.s) +
+      throw ModelError(where + ": predecessor p = " + std::to_string(L.p) + " / successor s = " + std::to_string(L.s) +
                        " is not a body of model '" + m.name + "' (bodies are -1 for the base, 0.." +
                        std::to_string(m.nb - 1) + ")");
     if (L.p == L.s)
-      throw ModelError(where + ": predecessor and successor are the same body (" + std::to_string(L.p) +
-                       "); a loop joint must connect two different bodies");
+      throw ModelError(where + ": p and s must be different bodies, but both are body " + std::to_string(L.p) +
+                       " (the same body)");
+  }
+}
+
+// Checks what a loop joint's data can be checked for without a state: bodies that exist,
+// p != s, rigid frames, a finite pitch. Throws ModelError naming the loop joint and the problem.
+// (Whether a state closes the loops is a property of the state: see closed_loop_dynamics/.)
+inline void validate_loop_joints(const Model<double>& m, const LoopJoints<double>& loops) {
+  check_loop_bodies(m, loops);
+  for (std::size_t l = 0; l < loops.size(); ++l) {
+    const auto& L = loops[l];
+    const std::string where = "loop joint " + std::to_string(l) + (L.name.empty() ? "" : " '" + L.name + "'");
     for (const auto* X : {&L.XP, &L.XS}) {
       const char* which = X == &L.XP ? "X_P" : "X_S";
       for (int k = 0; k < 9; ++k)
