@@ -33,7 +33,7 @@ DEBIAN_PACKAGES = cmake ninja-build g++ clang libclang-rt-14-dev ccache libeigen
                   libmpfr-dev catch2 nlohmann-json3-dev python3 python3-matplotlib \
                   pkg-config liburdfdom-dev libbenchmark-dev libmujoco-dev
 
-.PHONY: deps build verify bench report gate baseline gate-variation clean sanitize fuzz fuzz-deps
+.PHONY: deps build verify bench report gate baseline gate-variation clean sanitize fuzz fuzz-deps install-test ci-checks
 
 deps:
 	@missing=""; for p in $(DEBIAN_PACKAGES); do \
@@ -63,7 +63,8 @@ build: deps $(BUILD)/build.ninja $(BENCH_BUILD)/build.ninja
 # ctest -j: the gates and the measurement programs write separate files and run side by side
 # (the round-off study alone is a third of their serial time).
 VERIFY_TARGETS = rbdlab_tests rbdlab_accuracy rbdlab_opcounts rbdlab_reproductions \
-                 rbdlab_frames_study rbdlab_integration_study rbdlab_constraints_study rbdlab_roundoff_study rbdlab
+                 rbdlab_frames_study rbdlab_integration_study rbdlab_constraints_study rbdlab_roundoff_study rbdlab \
+                 rbdlab_example_dynamics rbdlab_example_reference rbdlab_api_allocations
 verify: deps $(BUILD)/build.ninja
 	cmake --build $(BUILD) -j $(JOBS) --target $(VERIFY_TARGETS)
 	cd $(BUILD) && ctest --output-on-failure --no-tests=error --timeout 1500 -j $(JOBS)
@@ -145,6 +146,18 @@ fuzz: fuzz-deps
 	  -print_final_stats=1 corpus-urdf ../verify/fuzz/corpus/urdf
 	cd $(FUZZ_DIR) && $(SANITIZER_ENV) ./fuzz_numbers -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
 	  -print_final_stats=1 corpus-numbers ../verify/fuzz/corpus/numbers
+
+# Issue 18's install test (tools/test_install.sh says what it checks).
+install-test: deps
+	tools/test_install.sh
+
+# What CI runs after `make verify` (.ci/run): the regression gate, the install test, the sanitized
+# tests and the fuzzers. They are independent (each reads the tree and reports/data, writes only its
+# own build folder), and most of them are one process at a time (the gate's Python, one compiler
+# for the install test's consumer and for each fuzz target, one fuzzer), so run one after another
+# they left a core idle for most of their ~6 minutes; `make -j2 ci-checks` runs two at a time, each
+# one's output printed whole when it ends (--output-sync), and fails if any of them fails.
+ci-checks: gate install-test sanitize fuzz
 
 clean:
 	rm -rf $(BUILD) $(BENCH_BUILD) $(FUZZ_DIR)

@@ -230,4 +230,31 @@ template <> struct Call<verify::ClosedLoopDynamicsFamily> {
   }
 };
 
+// Contact dynamics (Featherstone sections 11.1-11.5): qdd with the two contacts of
+// cases::chain_contacts (as opcounts.cpp counts them), each plane put through its point at each
+// state of the pool and qd projected onto null(T^T), untimed in prepare(). The contacts' shape is
+// the same for every state, so the workspace's sizes are made once in the warm-up.
+template <> struct Call<verify::ContactDynamicsFamily> {
+  static constexpr bool available = true;
+  static constexpr bool has_mujoco_peer = false;  // MuJoCo's contacts are soft; its peer comparison is issue 15's next step
+  template <class S> using Ws = ContactWorkspace<S>;
+  template <class S> using Out = VecX<S>;
+  template <class S> struct Arg {
+    PointContacts<S> contacts;
+    VecX<S> q, qd, tau;
+  };
+  template <class S> static verify::StateOf<S> timed_state(const Model<S>& m, verify::StateOf<S> x) {
+    x.contact_specs = cases::chain_contacts(m.nb);
+    return x;
+  }
+  template <class S> static Out<S> make_output(const Model<S>& m) { return VecX<S>::Zero(m.nv); }
+  template <class S> static Arg<S> prepare(const Model<S>& m, const verify::StateOf<S>& x) {
+    const auto t = verify::ContactDynamicsFamily::touching_state<S>(m, timed_state<S>(m, x));
+    return {t.contacts, x.q, t.qd, x.tau};
+  }
+  template <class V, class S> static void run(const Model<S>& m, const Arg<S>& a, Out<S>& qdd, Ws<S>& ws) {
+    rbdlab::run_inlined<S>([&] { V::template run<S>(m, a.contacts, a.q, a.qd, a.tau, nullptr, qdd, ws); });
+  }
+};
+
 }  // namespace rbd::bench

@@ -23,10 +23,14 @@
 //  - loops: chapter 8's loop joints (cases/loops.hpp draw_loops), drawn after the gears, last
 //    of all, so again every draw above is unchanged. Only their shape is drawn: the frames
 //    that make the state close them are solved in the caller's scalar (close_loops).
+//  - contacts: chapter 11's point contacts (cases/contacts.hpp draw_contacts), drawn after the
+//    loops, last of all, so every draw above is unchanged. Only their shape is drawn: each
+//    plane is put through its point at q in the caller's scalar (place_contacts).
 #include <algorithm>
 #include <cstdint>
 #include <vector>
 
+#include "cases/contacts.hpp"
 #include "cases/loops.hpp"
 #include "cases/random.hpp"
 #include "geared_dynamics/gear_map.hpp"
@@ -40,6 +44,7 @@ struct State {
   std::vector<char> forward;        // per joint: nonzero = forward-dynamics joint (hybrid dynamics)
   GearPairs gears;                  // section 9.6's gear pairs (geared dynamics)
   std::vector<LoopSpec> loops;      // chapter 8's loop joints (closed-loop dynamics; cases/loops.hpp)
+  std::vector<ContactSpec> contacts;  // chapter 11's point contacts (contact dynamics; cases/contacts.hpp)
 };
 
 struct StateOptions {
@@ -107,6 +112,7 @@ inline State random_state(const Model<double>& m, std::uint64_t seed, const Stat
     }
   }
   s.loops = draw_loops(m, s.q, rng);
+  s.contacts = draw_contacts(m, s.q, rng);
   return s;
 }
 

@@ -57,7 +57,7 @@ template <class Family, class V> OpCounts count_on(const Model<double>& model) {
   // q at the neutral configuration (all zeros for GU(n); the identity quaternion for
   // gu_floating's free joint, so its rotation is a rotation).
   StateOf<Counted> x{neutral_configuration(m), VecX<Counted>::Zero(m.nv),
-                     VecX<Counted>::Zero(m.nv), VecX<Counted>::Zero(m.nv), {}, {}, {}, {}};
+                     VecX<Counted>::Zero(m.nv), VecX<Counted>::Zero(m.nv), {}, {}, {}, {}, {}};
   x.f_ext.assign(m.nb, Vec6<Counted>::Zero());
   // GU(n) has no external forces: the book's counts assume none, so pass none.
   OpCounts c;
@@ -114,6 +114,18 @@ template <class Family, class V> OpCounts count_on(const Model<double>& model) {
     cws.prepare(m, loops);
     VecX<Counted> qdd(m.nv);
     c = count_ops([&] { V::template run<Counted>(m, loops, x.q, qd, x.tau, nullptr, qdd, cws); });
+  } else if constexpr (std::is_same_v<Family, ContactDynamicsFamily>) {
+    // cases::chain_contacts: a point of the tip body and one of the middle body against planes fixed
+    // in the base, each put through its point at the state's q, and qd made consistent (zeta = 0)
+    // -- outside the count, as a simulation's collision detection would be. Which contacts press
+    // depends on the state, so the count includes whichever pivots it takes.
+    const std::vector<cases::ContactSpec> specs = cases::chain_contacts(m.nb);
+    const PointContacts<Counted> contacts = cases::place_contacts<Counted>(m, x.q, specs);
+    const VecX<Counted> qd = cases::consistent_contact_velocity<Counted>(m, contacts, x.q, x.qd);
+    ContactWorkspace<Counted> cws(m);
+    cws.prepare(m, contacts);
+    VecX<Counted> qdd(m.nv);
+    c = count_ops([&] { V::template run<Counted>(m, contacts, x.q, qd, x.tau, nullptr, qdd, cws); });
   } else {
     VecX<Counted> tau(m.nv);
     c = count_ops([&] { V::template run<Counted>(m, x.q, x.qd, x.qdd, nullptr, tau, ws); });
@@ -555,6 +567,7 @@ int main(int argc, char** argv) {
     count_family<HybridDynamicsFamily>(records, fits);
     count_family<GearedDynamicsFamily>(records, fits);
     count_family<ClosedLoopDynamicsFamily>(records, fits);
+    count_family<ContactDynamicsFamily>(records, fits);
     count_binary_trees<InverseDynamicsFamily>(records);
     count_binary_trees<MassMatrixFamily>(records);
     count_binary_trees<FactorizationFamily>(records);

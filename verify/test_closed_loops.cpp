@@ -32,6 +32,7 @@
 #include "reference/reference_scalar.hpp"
 #include "verify/support/metrics.hpp"
 #include "verify/support/state.hpp"
+#include "verify/support/message_of.hpp"
 
 namespace test_closed_loops {  // unity build: this file's names stay its own (verify/CMakeLists.txt)
 
@@ -431,20 +432,7 @@ TEST_CASE("closed loops: a duplicated loop joint adds n^c, not rank, and leaves 
 // ---------------------------------------------------------------------------------------------
 // f. Refusals.
 // ---------------------------------------------------------------------------------------------
-namespace {
-
-// The message of the exception of type E that f throws ("(no exception)" if none; an exception
-// of another type propagates and fails the test case).
-template <class E, class F> std::string message_of(F&& f) {
-  try {
-    f();
-  } catch (const E& e) {
-    return e.what();
-  }
-  return "(no exception)";
-}
-
-}  // namespace
+using rbd::verify::message_of;  // verify/support/message_of.hpp
 
 TEST_CASE("closed loops: malformed loop joints and non-finite states are refused with a message", "[closed_loops]") {
   using Catch::Matchers::Contains;

@@ -10,7 +10,9 @@
 //  - geared_dynamics: ydd at the state's gear pairs against the same elimination on Eq. 9.26
 //    with the oracle's H and C at q = gamma(y) (verify/support/oracles.hpp);
 //  - closed_loop_dynamics: the tree's qdd at the state's random loop joints against the
-//    Lagrangian in independent coordinates (reference/loop_oracle.hpp).
+//    Lagrangian in independent coordinates (reference/loop_oracle.hpp);
+//  - contact_dynamics: qdd at the state's random point contacts against the oracle's LCP solved by
+//    enumerating every active set (reference/contact_oracle.hpp).
 #include "verify/support/exactness.hpp"
 #include "verify/support/families.hpp"
 
@@ -53,6 +55,11 @@ TEST_CASE("exactness: geared_dynamics variants agree with the Lagrangian oracle 
 TEST_CASE("exactness: closed_loop_dynamics variants agree with the independent-coordinates oracle to 40 digits",
           "[exactness][closed_loop_dynamics]") {
   check_family_exactness(closed_loop_dynamics_family());
+}
+
+TEST_CASE("exactness: contact_dynamics variants agree with the enumerating LCP oracle to 40 digits",
+          "[exactness][contact_dynamics]") {
+  check_family_exactness(contact_dynamics_family());
 }
 
 // The table is built from families.hpp's variant lists; a family missing from all_families()

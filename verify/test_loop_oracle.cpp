@@ -52,33 +52,15 @@ M3 inertia(int k) {
 }
 
 // A rigid pose: R maps child coordinates to parent coordinates, p = child origin in parent.
-struct Pose {
-  M3 R_;
-  V3 p;
-};
+using Pose = rbd::verify::ExactPose<R>;  // R_ maps child coordinates to parent coordinates
+using BodySpec = rbd::verify::ExactBody<R>;
 Pose operator*(const Pose& a, const Pose& b) { return {a.R_ * b.R_, a.R_ * b.p + a.p}; }
 Pose inv(const Pose& a) { return {a.R_.transpose(), -(a.R_.transpose() * a.p)}; }
 // The Plucker transform of a frame with pose T (E = R^T, r = p): Xtree's and XP/XS's convention.
-rbd::Transform<R> X_of(const Pose& T) { return rbd::Transform<R>{M3(T.R_.transpose()), T.p}; }
-
-struct BodySpec {
-  int parent;
-  JointType type;
-  V3 axis;
-  R pitch;
-  Pose tree;  // pose of F_p in the parent body frame
-  R mass;
-  V3 com;
-  M3 Icom;
-};
+rbd::Transform<R> X_of(const Pose& T) { return rbd::verify::transform_of(T); }
 
 rbd::Model<R> build(const std::vector<BodySpec>& bs, const V3& g) {
-  rbd::Model<R> m;
-  m.name = "loop_oracle_selftest";
-  m.gravity = g;
-  for (const BodySpec& b : bs)
-    rbd::verify::append_exact_body<R>(m, b.parent, b.type, b.axis, b.pitch, X_of(b.tree), b.mass, b.com, b.Icom);
-  return m;
+  return rbd::verify::exact_model<R>(bs, g, "loop_oracle_selftest");
 }
 
 rbd::LoopJoint<R> loop(LoopJointType t, int p, int s, const Pose& P, const Pose& S, const std::string& name, R pitch = R(0)) {

@@ -15,21 +15,14 @@
 #include "closed_loop_dynamics/workspace.hpp"
 #include "inverse_dynamics/rnea_spatial.hpp"
 #include "mass_matrix/crba.hpp"
+#include "model/base_coordinates.hpp"
 
 namespace rbd::loops {
 
 // Table 8.4 for every loop joint: rows row0[l] .. row0[l] + nc_l of K and k.
 // Needs ws.Xup, ws.v, ws.a from the RNEA pass with qdd = 0.
 template <class S> void loop_constraints(const Model<S>& m, const LoopJoints<S>& loops, ClosedLoopWorkspace<S>& ws) {
-  // ^iX_0 for every body, and every S_i in base coordinates (one column per variable).
-  for (int i = 0; i < m.nb; ++i) {
-    ws.X0[i] = m.parent[i] < 0 ? ws.Xup[i] : ws.Xup[i] * ws.X0[m.parent[i]];
-    const Joint<S>& j = m.joint[i];
-    for (int c = 0; c < j.nv(); ++c) {
-      const Vec6<S> s = j.nv() == 1 ? screw_times(j, S(1)) : Vec6<S>(ws.jk[i].S_.col(c));
-      ws.S0.col(m.v_idx[i] + c) = ws.X0[i].apply_inverse(s);
-    }
-  }
+  base_frames_and_subspaces<S>(m, ws, ws.X0, ws.S0);  // ^iX_0, and every S_i in base coordinates
   const Vec6<S> a_base = join<S>(Vec3<S>::Zero(), Vec3<S>(-m.gravity));  // a_0 = -a_g (Table 8.3's footnote)
   ws.K.setZero();
   for (std::size_t l = 0; l < loops.size(); ++l) {

@@ -60,13 +60,16 @@
 
 #include "cases/states.hpp"
 #include "closed_loop_dynamics/steps.hpp"
+#include "contact_dynamics/contact_dantzig.hpp"
 #include <Eigen/SVD>
 #include "forward_dynamics/aba.hpp"
 #include "mass_matrix/crba.hpp"
 
 namespace rbd::verify {
 
-enum class BudgetRule { recursion, solve_with_H, articulated_solves, inverse_inertias, solve_with_geared_H, solve_with_loops };
+enum class BudgetRule {
+  recursion, solve_with_H, articulated_solves, inverse_inertias, solve_with_geared_H, solve_with_loops, solve_with_contacts
+};
 
 inline std::string_view rule_name(BudgetRule r) {
   switch (r) {
@@ -76,6 +79,7 @@ inline std::string_view rule_name(BudgetRule r) {
     case BudgetRule::inverse_inertias: return "inverse_inertias";
     case BudgetRule::solve_with_geared_H: return "solve_with_geared_H";
     case BudgetRule::solve_with_loops: return "solve_with_loops";
+    case BudgetRule::solve_with_contacts: return "solve_with_contacts";
   }
   return "?";
 }
@@ -88,6 +92,7 @@ inline std::string_view rule_formula(BudgetRule r) {
     case BudgetRule::inverse_inertias: return "32 (d + 1) max_i lambda_max(I^A_i) / lambda_min(I_i)";
     case BudgetRule::solve_with_geared_H: return "cond2(G^T H G) (32 (d + 1) + 4 nv)";
     case BudgetRule::solve_with_loops: return "cond2(Z^T H Z) cond_r(K) (32 (d + 1) + 4 (nv + nc))";
+    case BudgetRule::solve_with_contacts: return "cond2(Z_A^T H Z_A) cond2(T_A) (32 (d + 1) + 4 (nv + nc))";
   }
   return "?";
 }
@@ -188,6 +193,24 @@ inline double max_cond_geared_H(const Model<double>& md, int seeds) {
 // pruned, its solution's sensitivity is bounded by the same two factors. K's entries, k and the
 // elimination add (nv + nc) roundings to the recursion's, hence 4 (nv + nc). A locked mechanism
 // (r = nv) has Z empty: the first factor is 1.
+// cond2(Z^T H Z) cond_r(K) for constraints K qdd = k: Z an orthonormal basis of K's null space,
+// cond_r(K) = sigma_1 / sigma_r over K's r singular values above rank_tol sigma_1. H alone if K
+// has no rows; 1 for the first factor if K locks the tree (r = nv).
+inline double cond_constrained(const MatX<double>& K, const MatX<double>& H, double rank_tol) {
+  if (K.rows() == 0) return cond2_spd_double(H);
+  Eigen::JacobiSVD<Eigen::MatrixXd> svd(K, Eigen::ComputeFullV);
+  const Eigen::VectorXd sv = svd.singularValues();
+  int r = 0;
+  while (r < sv.size() && sv[r] > rank_tol * sv[0]) ++r;
+  const double cond_K = r == 0 ? 1.0 : sv[0] / sv[r - 1];
+  double cond_ZHZ = 1;
+  if (r < H.rows()) {
+    const Eigen::MatrixXd Z = svd.matrixV().rightCols(H.rows() - r);
+    cond_ZHZ = cond2_spd_double(Eigen::MatrixXd(Z.transpose() * H * Z));
+  }
+  return cond_ZHZ * cond_K;
+}
+
 inline double max_cond_loops(const Model<double>& md, int seeds, int& nc_max) {
   double worst = 1;
   nc_max = 0;
@@ -202,17 +225,36 @@ inline double max_cond_loops(const Model<double>& md, int seeds, int& nc_max) {
       worst = std::max(worst, cond2_spd_double(ws.H));
       continue;
     }
-    Eigen::JacobiSVD<Eigen::MatrixXd> svd(ws.K, Eigen::ComputeFullV);
-    const Eigen::VectorXd sv = svd.singularValues();
-    int r = 0;
-    while (r < sv.size() && sv[r] > ws.rank_tol * sv[0]) ++r;
-    const double cond_K = r == 0 ? 1.0 : sv[0] / sv[r - 1];
-    double cond_ZHZ = 1;
-    if (r < md.nv) {
-      const Eigen::MatrixXd Z = svd.matrixV().rightCols(md.nv - r);
-      cond_ZHZ = cond2_spd_double(Eigen::MatrixXd(Z.transpose() * ws.H * Z));
-    }
-    worst = std::max(worst, cond_ZHZ * cond_K);
+    worst = std::max(worst, cond_constrained(ws.K, ws.H, ws.rank_tol));
+  }
+  return worst;
+}
+
+// For the contact variants (chapter 11), at the state's contacts (cases/contacts.hpp), maximised
+// over the states of seeds 1..seeds: the active contacts A (lambda_i > 0, from contact_dantzig in
+// double) are, at that state, equality constraints T_A^T qdd = -(T_dot^T qd)_A, and qdd is the
+// closed-loop solve with K = T_A^T: cond2(Z_A^T H Z_A) cond2(T_A), by the argument of
+// solve_with_loops. The active set itself is a discrete decision that rounding does not move at a
+// nondegenerate state (every active lambda_i and every inactive zeta_dot_i away from zero), so to
+// first order it adds nothing; at a degenerate one the LCP's solution is still Lipschitz in the
+// data (M positive definite). M, d and the pivoting add (nv + nc) roundings per entry: 4 (nv + nc).
+inline double max_cond_contacts(const Model<double>& md, int seeds, int& nc_max) {
+  double worst = 1;
+  nc_max = 0;
+  for (int seed = 1; seed <= seeds; ++seed) {
+    const cases::State s = cases::random_state(md, seed);
+    const PointContacts<double> contacts = cases::place_contacts<double>(md, s.q, s.contacts);
+    const VecX<double> qd = cases::consistent_contact_velocity<double>(md, contacts, s.q, s.qd);
+    ContactWorkspace<double> ws(md);
+    VecX<double> qdd(md.nv);
+    ContactDantzig::run<double>(md, contacts, s.q, qd, s.tau, nullptr, qdd, ws);
+    nc_max = std::max(nc_max, ws.nc);
+    int na = 0;
+    for (int i = 0; i < ws.nc; ++i) na += ws.lambda[i] > 0;
+    MatX<double> KA(na, md.nv);
+    for (int i = 0, r = 0; i < ws.nc; ++i)
+      if (ws.lambda[i] > 0) KA.row(r++) = ws.T.col(i).transpose();
+    worst = std::max(worst, cond_constrained(KA, ws.Hd, 1e4 * md.nv * 2.220446049250313e-16));
   }
   return worst;
 }
@@ -233,6 +275,13 @@ struct Conditioning {
     return cond_loops;
   }
   int loop_nc() { loops(); return nc_max; }
+  double cond_contacts = -1;
+  int contacts_nc = 0;
+  double contacts() {
+    if (cond_contacts < 0) cond_contacts = max_cond_contacts(md, seeds, contacts_nc);
+    return cond_contacts;
+  }
+  int contact_nc() { contacts(); return contacts_nc; }
 };
 
 inline double budget_eps(BudgetRule rule, Conditioning& c) {
@@ -244,6 +293,7 @@ inline double budget_eps(BudgetRule rule, Conditioning& c) {
     case BudgetRule::inverse_inertias: return 32.0 * d1 * c.I();
     case BudgetRule::solve_with_geared_H: return c.GH() * (32.0 * d1 + 4.0 * c.md.nv);
     case BudgetRule::solve_with_loops: return c.loops() * (32.0 * d1 + 4.0 * (c.md.nv + c.loop_nc()));
+    case BudgetRule::solve_with_contacts: return c.contacts() * (32.0 * d1 + 4.0 * (c.md.nv + c.contact_nc()));
   }
   throw std::logic_error("budget_eps: unknown rule");
 }

@@ -10,7 +10,9 @@
 
 #include "bias/variants.hpp"
 #include "cases/loops.hpp"
+#include "cases/contacts.hpp"
 #include "closed_loop_dynamics/variants.hpp"
+#include "contact_dynamics/variants.hpp"
 #include "factorization/variants.hpp"
 #include "forward_dynamics/variants.hpp"
 #include "geared_dynamics/variants.hpp"
@@ -181,9 +183,37 @@ struct ClosedLoopDynamicsFamily {
   template <class V> static constexpr BudgetRule budget_rule = BudgetRule::solve_with_loops;
 };
 
+// Contact dynamics (chapter 11, sections 11.1-11.5) with the state's random point contacts
+// (cases/contacts.hpp): each plane is put through its point at q in S's precision and qd is
+// projected onto null(T^T) in S, so every contact is touching (phi = 0) and not separating
+// (zeta = 0) to the scalar's own precision; the oracle checks both with its own phi(q). The
+// value is qdd of Eq. 11.41, unique whenever the LCP has a solution (section 11.5).
+struct ContactDynamicsFamily {
+  static constexpr std::string_view name = "contact_dynamics";
+  using Variants = ContactVariants;
+  template <class S> struct Touching {
+    PointContacts<S> contacts;
+    VecX<S> qd;
+  };
+  template <class S> static Touching<S> touching_state(const Model<S>& m, const StateOf<S>& x) {
+    Touching<S> t{cases::place_contacts<S>(m, x.q, x.contact_specs), {}};
+    t.qd = cases::consistent_contact_velocity<S>(m, t.contacts, x.q, x.qd);
+    return t;
+  }
+  template <class V, class S>
+  static MatX<S> evaluate(const Model<S>& m, const StateOf<S>& x, Workspace<S>&) {
+    const Touching<S> t = touching_state<S>(m, x);
+    ContactWorkspace<S> ws(m);
+    VecX<S> qdd(m.nv);
+    V::template run<S>(m, t.contacts, x.q, t.qd, x.tau, &x.f_ext, qdd, ws);
+    return qdd;
+  }
+  template <class V> static constexpr BudgetRule budget_rule = BudgetRule::solve_with_contacts;
+};
+
 using AllFamilies = std::tuple<InverseDynamicsFamily, MassMatrixFamily, BiasFamily, FactorizationFamily,
                                ForwardDynamicsFamily, HybridDynamicsFamily, GearedDynamicsFamily,
-                               ClosedLoopDynamicsFamily>;
+                               ClosedLoopDynamicsFamily, ContactDynamicsFamily>;
 
 // Calls f.template operator()<T>() for each type T in a tuple.
 template <class Tuple, class F> void for_each_type(F&& f) {

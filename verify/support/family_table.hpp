@@ -66,5 +66,6 @@ const FamilyEntry& forward_dynamics_family();
 const FamilyEntry& hybrid_dynamics_family();
 const FamilyEntry& geared_dynamics_family();
 const FamilyEntry& closed_loop_dynamics_family();
+const FamilyEntry& contact_dynamics_family();
 
 }  // namespace rbd::verify

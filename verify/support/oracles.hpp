@@ -2,6 +2,7 @@
 // What the independent oracle (reference/) says each family's value is.
 #include "reference/gepp.hpp"
 #include "reference/lagrange_oracle.hpp"
+#include "reference/contact_oracle.hpp"
 #include "reference/loop_oracle.hpp"
 #include "verify/support/families.hpp"
 
@@ -110,6 +111,17 @@ template <> inline MatX<Reference> oracle_value<ClosedLoopDynamicsFamily>(const 
                                                                          const StateOf<Reference>& x) {
   const auto c = ClosedLoopDynamicsFamily::closed_state<Reference>(m, x);
   return oracle::closed_loop_forward_dynamics<Reference>(m, c.loops, x.q, c.qd, x.tau, &x.f_ext);
+}
+
+// Contact dynamics (chapter 11): H qdd + C = tau + Phi^T lambda with lambda from the LCP of
+// Eq. 11.42 solved by enumerating every active set (reference/contact_oracle.hpp), Phi and the
+// bias from its own phi(q) on 4x4 poses. The state is made exactly as the family makes it (planes
+// through the points at q, qd projected in Reference) -- it is the problem, not an answer -- and
+// the oracle refuses it unless its own phi and Phi qd vanish.
+template <> inline MatX<Reference> oracle_value<ContactDynamicsFamily>(const Model<Reference>& m,
+                                                                      const StateOf<Reference>& x) {
+  const auto t = ContactDynamicsFamily::touching_state<Reference>(m, x);
+  return oracle::contact_forward_dynamics<Reference>(m, t.contacts, x.q, t.qd, x.tau, &x.f_ext);
 }
 
 }  // namespace rbd::verify

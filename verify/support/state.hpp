@@ -16,16 +16,20 @@ template <class S> struct StateOf {
   // Closed-loop dynamics' loop joints, as drawn (cases/loops.hpp): their frames are solved at q in
   // the scalar that evaluates them (close_loops), so they stay specs here.
   std::vector<cases::LoopSpec> loop_specs;
+  // Contact dynamics' point contacts, as drawn (cases/contacts.hpp): each plane is put through its
+  // point at q in the scalar that evaluates them (place_contacts).
+  std::vector<cases::ContactSpec> contact_specs;
 };
 
 template <class S> StateOf<S> cast_state(const Model<S>& m, const cases::State& x) {
   auto c = [](double v) { return scalar_cast<S>(v); };
-  StateOf<S> s{x.q.unaryExpr(c), x.qd.unaryExpr(c), x.qdd.unaryExpr(c), x.tau.unaryExpr(c), {}, {}, {}, {}};
+  StateOf<S> s{x.q.unaryExpr(c), x.qd.unaryExpr(c), x.qdd.unaryExpr(c), x.tau.unaryExpr(c), {}, {}, {}, {}, {}};
   normalize_quaternions(m, s.q);
   for (const auto& f : x.f_ext) s.f_ext.push_back(f.unaryExpr(c));
   s.forward = x.forward;
   s.gears = x.gears;
   s.loop_specs = x.loops;
+  s.contact_specs = x.contacts;
   return s;
 }
 

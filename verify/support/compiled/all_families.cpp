@@ -7,7 +7,8 @@ const std::vector<const FamilyEntry*>& all_families() {
   static const std::vector<const FamilyEntry*> all = {&inverse_dynamics_family(), &mass_matrix_family(),
                                                       &bias_family(), &factorization_family(),
                                                       &forward_dynamics_family(), &hybrid_dynamics_family(),
-                                                      &geared_dynamics_family(), &closed_loop_dynamics_family()};
+                                                      &geared_dynamics_family(), &closed_loop_dynamics_family(),
+                                                      &contact_dynamics_family()};
   return all;
 }
 

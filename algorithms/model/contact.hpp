@@ -1,0 +1,93 @@
+#pragma once
+// Frictionless point contacts (Featherstone sections 11.1-11.4) on a kinematic tree: each is a
+// point fixed in one body against a plane fixed in another (or in the base). A rigid-body system
+// with contacts is the tree's Model plus a list of these, as a closed-loop system is the tree plus
+// its loop joints (DESIGN.md section 11).
+//
+// Conventions (section 11.3):
+//  - p is the predecessor: the body that carries the plane (-1: the fixed base); s is the
+//    successor: the body that carries the point C'. p != s. A positive contact force pushes s
+//    away from p.
+//  - point: C' in s's body coordinates.
+//  - normal, offset: the plane {x : normal . x = offset} in p's body coordinates (base
+//    coordinates when p = -1); normal is a unit vector pointing out of the plane, towards s.
+//  - phi(q) = normal . (C' in p's coordinates) - offset is the signed distance of Eq. 11.37:
+//    phi = 0 is touching, and the contact constraint is phi >= 0. Sections 11.1-11.3 (and this
+//    library's contact dynamics) treat contacts in state 3 of Figure 11.4: phi = 0 and
+//    phi_dot = zeta = 0; the separation acceleration is then zeta_dot = phi_ddot (Eqs. 11.38-11.40).
+//  - The contact point C is the foot of C' on the plane. It moves over the plane as C' slides,
+//    so the normal's line of action moves in p: section 11.1's n_dot has a term for that besides
+//    p's own motion (contact_dynamics/steps.hpp derives it).
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "model/model.hpp"
+
+namespace rbd {
+
+template <class S> struct PointContact {
+  int p = -1, s = 0;
+  Vec3<S> point = Vec3<S>::Zero();               // C', body s coordinates
+  Vec3<S> normal = Vec3<S>(S(0), S(0), S(1));    // unit, body p (or base) coordinates
+  S offset = S(0);                               // plane: normal . x = offset
+  std::string name;
+
+  // Exact cast, as LoopJoint::cast; the normal is re-normalised in T's precision, so a 50-digit
+  // computation sees a unit normal, not one of length 1 +- 1e-16.
+  template <class T> PointContact<T> cast() const {
+    PointContact<T> out;
+    out.p = p; out.s = s; out.name = name;
+    out.point = point.template cast<T>();
+    out.normal = normal.template cast<T>();
+    out.normal /= sqrt_(T(out.normal.squaredNorm()));
+    out.offset = scalar_cast<T>(offset);
+    return out;
+  }
+};
+
+template <class S> using PointContacts = std::vector<PointContact<S>>;
+
+template <class T, class S> PointContacts<T> cast_contacts(const PointContacts<S>& c) {
+  PointContacts<T> out;
+  out.reserve(c.size());
+  for (const auto& x : c) out.push_back(x.template cast<T>());
+  return out;
+}
+
+template <class S> std::string contact_name(const PointContacts<S>& c, std::size_t i) {
+  return "contact " + std::to_string(i) + (c[i].name.empty() ? "" : " '" + c[i].name + "'");
+}
+
+// What can be checked without a state, in any scalar: bodies that exist and p != s.
+template <class S> void check_contact_bodies(const Model<S>& m, const PointContacts<S>& contacts) {
+  for (std::size_t i = 0; i < contacts.size(); ++i) {
+    const auto& c = contacts[i];
+    auto body_ok = [&](int b) { return b >= -1 && b < m.nb; };
+    if (!body_ok(c.p) || !body_ok(c.s) || c.s < 0)
+      throw ModelError(contact_name(contacts, i) + ": plane body p = " + std::to_string(c.p) + " / point body s = " +
+                       std::to_string(c.s) + " is not valid for model '" + m.name + "' (p is -1 for the base or 0.." +
+                       std::to_string(m.nb - 1) + "; s is 0.." + std::to_string(m.nb - 1) + ")");
+    if (c.p == c.s)
+      throw ModelError(contact_name(contacts, i) + ": the plane and the point are both on body " + std::to_string(c.p) +
+                       " (a contact needs two different bodies)");
+  }
+}
+
+// Checks the contacts' data in double: bodies, p != s, finite numbers, a unit normal (to 1e-12,
+// the tolerance ModelBuilder uses for a rotation typed with ~16 digits). Throws ModelError
+// naming the contact and the problem.
+inline void validate_contacts(const Model<double>& m, const PointContacts<double>& contacts) {
+  check_contact_bodies(m, contacts);
+  for (std::size_t i = 0; i < contacts.size(); ++i) {
+    const auto& c = contacts[i];
+    if (!c.point.allFinite()) throw ModelError(contact_name(contacts, i) + ": the point has a non-finite coordinate");
+    if (!c.normal.allFinite() || !std::isfinite(c.offset))
+      throw ModelError(contact_name(contacts, i) + ": the plane (normal, offset) has a non-finite entry");
+    if (!(std::abs(c.normal.norm() - 1) < 1e-12))
+      throw ModelError(contact_name(contacts, i) + ": the plane's normal must be a unit vector (to 1e-12); its length is " +
+                       std::to_string(c.normal.norm()));
+  }
+}
+
+}  // namespace rbd
