@@ -20,6 +20,10 @@
 #     the family table in two, the rbdlab command in one, so each group instantiates the shared
 #     Model/Workspace/variant/metric templates once instead of once per file. Clean clone, ccache
 #     off, 2 cores, 2026-11-26: `make verify` 1552 s -> 995 s, CI's .ci/run 2020 s -> 1553 s.
+#     Then (stop 26) rbdlab_tests stopped waiting for the examples, the CLI and the allocation
+#     program to link before compiling (verify/CMakeLists.txt says why), and CI's checks after
+#     `make verify` run two at a time (ci-checks below). Clean clone, ccache off, 2 cores, with the
+#     contact family added: `make verify` 1127 s -> 914 s, .ci/run 1573 s -> 1115 s.
 #   $(BENCH_BUILD) (build-bench/): the benchmark programs, compiled -O3 by BENCH_CXX (GCC, Debian's
 #     default compiler and the one a user's own build most likely uses), so that the timings
 #     describe the code users get. `rbdlab bench` runs the program from this tree.
