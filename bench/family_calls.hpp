@@ -257,4 +257,30 @@ template <> struct Call<verify::ContactDynamicsFamily> {
   }
 };
 
+// Impacts (section 11.7): qd^+ with the same two contacts (e = 0.5), the tip's approaching
+// (cases::approaching_velocity), made untimed in prepare().
+template <> struct Call<verify::ImpactDynamicsFamily> {
+  static constexpr bool available = true;
+  static constexpr bool has_mujoco_peer = false;  // MuJoCo resolves impacts inside its soft-contact step, not as a map
+  template <class S> using Ws = ImpactWorkspace<S>;
+  template <class S> using Out = VecX<S>;
+  template <class S> struct Arg {
+    PointContacts<S> contacts;
+    VecX<S> q, qd;
+  };
+  template <class S> static verify::StateOf<S> timed_state(const Model<S>& m, verify::StateOf<S> x) {
+    x.contact_specs = cases::chain_contacts(m.nb);
+    for (cases::ContactSpec& c : x.contact_specs) c.restitution = 0.5;
+    return x;
+  }
+  template <class S> static Out<S> make_output(const Model<S>& m) { return VecX<S>::Zero(m.nv); }
+  template <class S> static Arg<S> prepare(const Model<S>& m, const verify::StateOf<S>& x) {
+    const auto t = verify::ImpactDynamicsFamily::impact_state<S>(m, timed_state<S>(m, x));
+    return {t.contacts, x.q, t.qd_minus};
+  }
+  template <class V, class S> static void run(const Model<S>& m, const Arg<S>& a, Out<S>& qd_plus, Ws<S>& ws) {
+    rbdlab::run_inlined<S>([&] { V::template run<S>(m, a.contacts, a.q, a.qd, qd_plus, ws); });
+  }
+};
+
 }  // namespace rbd::bench

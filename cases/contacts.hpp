@@ -23,6 +23,7 @@ struct ContactSpec {
   int p = -1, s = 0;
   Vec3<double> point = Vec3<double>::Zero();   // body s coordinates
   Vec3<double> normal = Vec3<double>::UnitZ(); // body p coordinates (base when p = -1)
+  double restitution = 0;                      // Newton's e (Eq. 11.64): the impact family's
 };
 
 // The contacts of `specs` with each plane through its point at q, in S.
@@ -32,7 +33,7 @@ PointContacts<S> place_contacts(const Model<S>& m, const VecX<S>& q, const std::
   PointContacts<S> out;
   for (const ContactSpec& c : specs) {
     PointContact<double> d;
-    d.p = c.p; d.s = c.s; d.point = c.point; d.normal = c.normal;
+    d.p = c.p; d.s = c.s; d.point = c.point; d.normal = c.normal; d.restitution = c.restitution;
     PointContact<S> x = d.template cast<S>();  // the normal re-normalised in S
     const Vec3<S> world = X0[c.s].r + X0[c.s].E.transpose() * x.point;
     const Vec3<S> in_p = c.p < 0 ? world : Vec3<S>(X0[c.p].E * (world - X0[c.p].r));
@@ -90,7 +91,32 @@ inline std::vector<ContactSpec> draw_contacts(const Model<double>& m, const VecX
     if (sv[sv.size() - 1] >= 1e-3 * sv[0]) break;
     out.pop_back();
   }
+  // Newton's e for the impact family, drawn after the thinning so that the contacts themselves
+  // are those the contact family has always seen: 0 (plastic) and 1 (elastic) a quarter of the
+  // time each, else uniform in (0, 1).
+  for (ContactSpec& c : out) {
+    const double u = rng.uniform(0, 1);
+    c.restitution = u < 0.25 ? 0.0 : u >= 0.75 ? 1.0 : 2 * (u - 0.25);
+  }
   return out;
+}
+
+// Velocities just before an impact (Featherstone section 11.7) at touching contacts: qd changed
+// only along the contact normals, qd - T (T^T T)^-1 (zeta - zeta^-), so that the separation
+// velocities become zeta^- = T^T qd with contact 0 approaching (zeta^-_0 = -|zeta_0|; -|qd|_inf
+// if zeta_0 happens to be 0) and the others keeping their own sign: an impact at contact 0,
+// whose impulse may then reach contacts that were separating. In S, like
+// consistent_contact_velocity.
+template <class S>
+VecX<S> approaching_velocity(const Model<S>& m, const PointContacts<S>& contacts, const VecX<S>& q, const VecX<S>& qd) {
+  if (contacts.empty()) return qd;
+  using std::abs;
+  const MatX<S> T = contact_T<S>(m, contacts, q);
+  VecX<S> change = VecX<S>::Zero(T.cols());
+  const S zeta0 = T.col(0).dot(qd);
+  change[0] = zeta0 > S(0) ? S(2 * zeta0) : zeta0 == S(0) ? S(qd.cwiseAbs().maxCoeff()) : S(0);
+  const MatX<S> TtT = T.transpose() * T;
+  return qd - T * VecX<S>(TtT.llt().solve(change));
 }
 
 // The fixed contacts the op counts and the benchmarks use on a chain of nb bodies: a point of the

@@ -291,6 +291,19 @@ template <class S> S maxabs(const VecX<S>& a) {
   return r;
 }
 
+// Every contact touching: |phi_i| <= eps^0.8 L_i (phi is a sum of products of world lengths, so
+// a plane put through its point in S leaves ~eps L_i). std::domain_error naming the contact.
+template <class S>
+void require_touching(const PointContacts<S>& cs, const ContactRows<S>& rows, const std::string& who,
+                      const std::string& what_is_judged) {
+  using std::abs;
+  for (std::size_t i = 0; i < cs.size(); ++i) {
+    const S phi = rows.phi[static_cast<Eigen::Index>(i)], allowed = tol<S>() * rows.scale[static_cast<Eigen::Index>(i)];
+    if (!(abs(phi) <= allowed))
+      throw std::domain_error(who + ": " + contact_who(cs, i) + ": the state is not in contact: phi = " + fmt(phi) +
+                              " exceeds the tolerance " + fmt(allowed) + " (the oracle judges " + what_is_judged + ")");
+  }
+}
 }  // namespace contact_detail
 
 // zeta_dot = M lambda + d >= 0, lambda >= 0, zeta_dot^T lambda = 0 by enumeration of the subsets
@@ -407,12 +420,8 @@ ContactLcp<S> contact_lcp(const Model<S>& m, const PointContacts<S>& cs, const V
   // rounding is ~eps L_i. Phi_i qd's rounding is ~eps (sum_j |Phi_ij|) max|qd| for a qd projected
   // in S (the whole qd's rounding reaches every component); L_i max|qd| is added because a row of
   // Phi can vanish by cancellation (a normal through the joint axis) while its terms are ~L_i.
+  cd::require_touching<S>(cs, L.rows, "contact oracle", "state 3 of Figure 11.4: phi = 0, phi_dot = 0");
   for (int i = 0; i < nc; ++i) {
-    const S phi = L.rows.phi[i];
-    if (!(abs(phi) <= tol * L.rows.scale[i]))
-      throw std::domain_error("contact oracle: " + cd::contact_who(cs, i) + ": the state is not in contact: phi = " +
-                              cd::fmt(phi) + " exceeds the tolerance " + cd::fmt(S(tol * L.rows.scale[i])) +
-                              " (the oracle judges contacts in state 3 of Figure 11.4: phi = 0, phi_dot = 0)");
     S row = S(0), v = S(0);
     for (int j = 0; j < n; ++j) {
       row += abs(L.rows.Phi(i, j));

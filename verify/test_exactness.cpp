@@ -12,7 +12,9 @@
 //  - closed_loop_dynamics: the tree's qdd at the state's random loop joints against the
 //    Lagrangian in independent coordinates (reference/loop_oracle.hpp);
 //  - contact_dynamics: qdd at the state's random point contacts against the oracle's LCP solved by
-//    enumerating every active set (reference/contact_oracle.hpp).
+//    enumerating every active set (reference/contact_oracle.hpp);
+//  - impact_dynamics: qd^+ after an impact at the same contacts, each with its drawn restitution,
+//    against the oracle's impact LCP solved by the same enumeration (reference/impact_oracle.hpp).
 #include "verify/support/exactness.hpp"
 #include "verify/support/families.hpp"
 
@@ -60,6 +62,11 @@ TEST_CASE("exactness: closed_loop_dynamics variants agree with the independent-c
 TEST_CASE("exactness: contact_dynamics variants agree with the enumerating LCP oracle to 40 digits",
           "[exactness][contact_dynamics]") {
   check_family_exactness(contact_dynamics_family());
+}
+
+TEST_CASE("exactness: impact_dynamics variants agree with the enumerating impact oracle to 40 digits",
+          "[exactness][impact_dynamics]") {
+  check_family_exactness(impact_dynamics_family());
 }
 
 // The table is built from families.hpp's variant lists; a family missing from all_families()

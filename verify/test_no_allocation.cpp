@@ -319,6 +319,27 @@ TEST_CASE("no allocation: contact variants, once the contacts' shape is prepared
   }
 }
 
+TEST_CASE("no allocation: impact variants, once the contacts' shape is prepared", "[allocation]") {
+  // ImpactWorkspace::prepare sizes zeta^- and zeta^+ with the contact family's matrices; the
+  // restitution check on every call allocates only when it throws.
+  for (const rbd::Model<double>& m : models()) {
+    const rbd::cases::State x = rbd::cases::random_state(m, 1);
+    const rbd::PointContacts<double> contacts = rbd::cases::place_contacts<double>(m, x.q, x.contacts);
+    const VecX qd = rbd::cases::approaching_velocity<double>(m, contacts, x.q, x.qd);
+    rbd::verify::for_each_type<rbd::ImpactVariants>([&]<class V>() {
+      rbd::ImpactWorkspace<double> ws(m);
+      ws.prepare(m, contacts);
+      VecX qd_plus(m.nv);
+      for (int k = 1; k <= 2; ++k) {
+        const Allocations a = counted_allocations([&] { V::template run<double>(m, contacts, x.q, qd, qd_plus, ws); });
+        INFO("impact_dynamics/" << V::name << " on " << m.name << " (" << contacts.size() << " contacts), call " << k
+                                << ": " << a.new_calls << " operator new, " << a.malloc_calls << " malloc-family calls");
+        CHECK(a.total() == 0);
+      }
+    });
+  }
+}
+
 TEST_CASE("no allocation: geared dynamics variants, once the gear pairs are prepared", "[allocation]") {
   // What depends on the pairs alone (the map, G, Eq. 9.27's terms, the sizes of G^T H G and of the
   // Lagrange system) is made when the pairs are first used (GearedWorkspace::prepare).

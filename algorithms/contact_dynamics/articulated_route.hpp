@@ -67,7 +67,7 @@ void articulated_lcp(const Model<S>& m, const PointContacts<S>& contacts, const 
   ws.M.noalias() = ws.T.transpose() * ws.R;
   ws.d = ws.Tdot_qd;
   ws.d.noalias() += ws.T.transpose() * ws.qdd0;
-  require_finite_lcp<S>(ws.M, ws.d);
+  require_finite_lcp<S>(ws);
 }
 
 // qdd = qdd_0 + R lambda.

@@ -37,7 +37,7 @@ template <class S> void solve_clamped(ContactWorkspace<S>& ws, int k) {
   Eigen::Ref<MatX<S>> block(ws.Mcc.topLeftCorner(k, k));
   Eigen::LLT<Eigen::Ref<MatX<S>>> llt(block);
   if (llt.info() != Eigen::Success)
-    throw std::domain_error("contact dynamics (dantzig): M restricted to the clamped contacts is not positive definite "
+    throw std::domain_error(std::string(ws.problem) + " (dantzig): M restricted to the clamped contacts is not positive definite "
                             "(dependent contact normals that the Schur-complement test did not catch)");
   auto x = ws.xc.head(k);
   llt.solveInPlace(x);
@@ -101,9 +101,9 @@ template <class S> void dantzig(ContactWorkspace<S>& ws) {
         if (ws.free_[i] && ws.dzeta[i] < S(0)) consider(i, -a[i] / ws.dzeta[i]);
       }
       if (j < 0)
-        throw std::domain_error("contact dynamics (dantzig): the LCP of Eq. 11.42 has no solution -- contact " +
-                                std::to_string(dd) + "'s separation acceleration cannot be raised to zero by any "
-                                "lambda >= 0 (Example 11.1)");
+        throw std::domain_error(std::string(ws.problem) + " (dantzig): " + ws.lcp_name + " has no solution -- contact " +
+                                std::to_string(dd) + "'s complementary variable (separation acceleration or velocity) "
+                                "cannot be raised to zero by any lambda >= 0 (Example 11.1)");
       if (s < S(0)) s = S(0);  // a limit already reached (to rounding): a zero-length step
       ws.lambda.noalias() += s * ws.dlambda;
       a.noalias() += s * ws.dzeta;
@@ -122,7 +122,7 @@ template <class S> void dantzig(ContactWorkspace<S>& ws) {
       }
     }
     if (!joined)
-      throw std::domain_error("contact dynamics (dantzig): contact " + std::to_string(dd) + " not driven to zero in " +
+      throw std::domain_error(std::string(ws.problem) + " (dantzig): contact " + std::to_string(dd) + " not driven to zero in " +
                               std::to_string(cap) + " steps (a degenerate LCP cycling?)");
   }
   // lambda from the final clamped set alone (see above), then zeta_dot = M lambda + d.

@@ -72,8 +72,8 @@ template <class S> void lemke(ContactWorkspace<S>& ws) {
       if (r < 0 || ratio < best || (tie && ws.basis[i] == z0)) { r = i; best = ratio; }
     }
     if (r < 0)
-      throw std::domain_error("contact dynamics (lemke): the LCP of Eq. 11.42 has no solution -- Lemke's algorithm ended "
-                              "in a ray after " + std::to_string(it + 1) + " pivots: no contact forces can keep every "
+      throw std::domain_error(std::string(ws.problem) + " (lemke): " + ws.lcp_name + " has no solution -- Lemke's algorithm ended "
+                              "in a ray after " + std::to_string(it + 1) + " pivots: no contact forces (or impulses) can keep every "
                               "contact from penetrating (Example 11.1)");
     const int leaving = ws.basis[r];
     pivot(r, entering);
@@ -86,7 +86,7 @@ template <class S> void lemke(ContactWorkspace<S>& ws) {
     }
     entering = leaving < nc ? leaving + nc : leaving - nc;
   }
-  throw std::domain_error("contact dynamics (lemke): no solution after " + std::to_string(cap) +
+  throw std::domain_error(std::string(ws.problem) + " (lemke): no solution after " + std::to_string(cap) +
                           " pivots (a degenerate LCP cycling?)");
 }
 

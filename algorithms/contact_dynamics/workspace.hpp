@@ -22,6 +22,11 @@ template <class S> struct ContactWorkspace : ForwardDynamicsWorkspace<S> {
   std::vector<Shape> shape;
   bool prepared = false;
   int nc = 0;
+  // What the shared LCP solvers and checks call the problem in their errors: chapter 11's
+  // acceleration LCP here, the impact family's velocity LCP there (impact_dynamics/workspace.hpp).
+  const char* problem = "contact dynamics";
+  const char* lcp_name = "the LCP of Eq. 11.42";
+  const char* d_name = "d (Eq. 11.36)";
 
   // Contact kinematics (steps.hpp), per call. Base coordinates throughout, as Table 8.4.
   Forces6<S> S0;                     // every joint's S in base coordinates, by column of qd

@@ -15,6 +15,8 @@
 //    phi = 0 is touching, and the contact constraint is phi >= 0. Sections 11.1-11.3 (and this
 //    library's contact dynamics) treat contacts in state 3 of Figure 11.4: phi = 0 and
 //    phi_dot = zeta = 0; the separation acceleration is then zeta_dot = phi_ddot (Eqs. 11.38-11.40).
+//  - restitution: Newton's coefficient e in [0, 1] (Eq. 11.64), used only by impulsive dynamics
+//    (impact_dynamics/): the ratio of separation velocities after and before an impact.
 //  - The contact point C is the foot of C' on the plane. It moves over the plane as C' slides,
 //    so the normal's line of action moves in p: section 11.1's n_dot has a term for that besides
 //    p's own motion (contact_dynamics/steps.hpp derives it).
@@ -31,6 +33,7 @@ template <class S> struct PointContact {
   Vec3<S> point = Vec3<S>::Zero();               // C', body s coordinates
   Vec3<S> normal = Vec3<S>(S(0), S(0), S(1));    // unit, body p (or base) coordinates
   S offset = S(0);                               // plane: normal . x = offset
+  S restitution = S(0);                          // e of Eq. 11.64, in [0, 1]
   std::string name;
 
   // Exact cast, as LoopJoint::cast; the normal is re-normalised in T's precision, so a 50-digit
@@ -42,6 +45,7 @@ template <class S> struct PointContact {
     out.normal = normal.template cast<T>();
     out.normal /= sqrt_(T(out.normal.squaredNorm()));
     out.offset = scalar_cast<T>(offset);
+    out.restitution = scalar_cast<T>(restitution);
     return out;
   }
 };
@@ -74,11 +78,22 @@ template <class S> void check_contact_bodies(const Model<S>& m, const PointConta
   }
 }
 
+// Newton's e of every contact within [0, 1] (Eq. 11.64: e = 1 keeps the separation speed, e = 0
+// stops it; outside, an impact would create energy or reverse the approach), in any scalar, so
+// the impact family checks it on every call. Throws ModelError naming the contact.
+template <class S> void check_restitution(const PointContacts<S>& contacts) {
+  for (std::size_t i = 0; i < contacts.size(); ++i)
+    if (!(contacts[i].restitution >= S(0) && contacts[i].restitution <= S(1)))
+      throw ModelError(contact_name(contacts, i) + ": the restitution coefficient e = " +
+                       std::to_string(static_cast<double>(contacts[i].restitution)) + " is outside [0, 1] (Eq. 11.64)");
+}
+
 // Checks the contacts' data in double: bodies, p != s, finite numbers, a unit normal (to 1e-12,
-// the tolerance ModelBuilder uses for a rotation typed with ~16 digits). Throws ModelError
-// naming the contact and the problem.
+// the tolerance ModelBuilder uses for a rotation typed with ~16 digits), e in [0, 1]. Throws
+// ModelError naming the contact and the problem.
 inline void validate_contacts(const Model<double>& m, const PointContacts<double>& contacts) {
   check_contact_bodies(m, contacts);
+  check_restitution(contacts);
   for (std::size_t i = 0; i < contacts.size(); ++i) {
     const auto& c = contacts[i];
     if (!c.point.allFinite()) throw ModelError(contact_name(contacts, i) + ": the point has a non-finite coordinate");

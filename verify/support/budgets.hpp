@@ -61,6 +61,7 @@
 #include "cases/states.hpp"
 #include "closed_loop_dynamics/steps.hpp"
 #include "contact_dynamics/contact_dantzig.hpp"
+#include "impact_dynamics/impact_dantzig.hpp"
 #include <Eigen/SVD>
 #include "forward_dynamics/aba.hpp"
 #include "mass_matrix/crba.hpp"
@@ -68,7 +69,8 @@
 namespace rbd::verify {
 
 enum class BudgetRule {
-  recursion, solve_with_H, articulated_solves, inverse_inertias, solve_with_geared_H, solve_with_loops, solve_with_contacts
+  recursion, solve_with_H, articulated_solves, inverse_inertias, solve_with_geared_H, solve_with_loops, solve_with_contacts,
+  impact_with_contacts
 };
 
 inline std::string_view rule_name(BudgetRule r) {
@@ -80,6 +82,7 @@ inline std::string_view rule_name(BudgetRule r) {
     case BudgetRule::solve_with_geared_H: return "solve_with_geared_H";
     case BudgetRule::solve_with_loops: return "solve_with_loops";
     case BudgetRule::solve_with_contacts: return "solve_with_contacts";
+    case BudgetRule::impact_with_contacts: return "impact_with_contacts";
   }
   return "?";
 }
@@ -93,6 +96,7 @@ inline std::string_view rule_formula(BudgetRule r) {
     case BudgetRule::solve_with_geared_H: return "cond2(G^T H G) (32 (d + 1) + 4 nv)";
     case BudgetRule::solve_with_loops: return "cond2(Z^T H Z) cond_r(K) (32 (d + 1) + 4 (nv + nc))";
     case BudgetRule::solve_with_contacts: return "cond2(Z_A^T H Z_A) cond2(T_A) (32 (d + 1) + 4 (nv + nc))";
+    case BudgetRule::impact_with_contacts: return "cond2(Z_A^T H Z_A) cond2(T_A) (32 (d + 1) + 4 (nv + nc)), A the impact's";
   }
   return "?";
 }
@@ -238,6 +242,16 @@ inline double max_cond_loops(const Model<double>& md, int seeds, int& nc_max) {
 // nondegenerate state (every active lambda_i and every inactive zeta_dot_i away from zero), so to
 // first order it adds nothing; at a degenerate one the LCP's solution is still Lipschitz in the
 // data (M positive definite). M, d and the pivoting add (nv + nc) roundings per entry: 4 (nv + nc).
+// cond_constrained for the contacts A with lambda_i > 0, as equality constraints T_A^T x = r.
+inline double cond_active_contacts(const MatX<double>& T, const VecX<double>& lambda, const MatX<double>& H) {
+  int na = 0;
+  for (Eigen::Index i = 0; i < lambda.size(); ++i) na += lambda[i] > 0;
+  MatX<double> KA(na, H.rows());
+  for (Eigen::Index i = 0, r = 0; i < lambda.size(); ++i)
+    if (lambda[i] > 0) KA.row(r++) = T.col(i).transpose();
+  return cond_constrained(KA, H, 1e4 * static_cast<double>(H.rows()) * 2.220446049250313e-16);
+}
+
 inline double max_cond_contacts(const Model<double>& md, int seeds, int& nc_max) {
   double worst = 1;
   nc_max = 0;
@@ -249,12 +263,28 @@ inline double max_cond_contacts(const Model<double>& md, int seeds, int& nc_max)
     VecX<double> qdd(md.nv);
     ContactDantzig::run<double>(md, contacts, s.q, qd, s.tau, nullptr, qdd, ws);
     nc_max = std::max(nc_max, ws.nc);
-    int na = 0;
-    for (int i = 0; i < ws.nc; ++i) na += ws.lambda[i] > 0;
-    MatX<double> KA(na, md.nv);
-    for (int i = 0, r = 0; i < ws.nc; ++i)
-      if (ws.lambda[i] > 0) KA.row(r++) = ws.T.col(i).transpose();
-    worst = std::max(worst, cond_constrained(KA, ws.Hd, 1e4 * md.nv * 2.220446049250313e-16));
+    worst = std::max(worst, cond_active_contacts(ws.T, ws.lambda, ws.Hd));
+  }
+  return worst;
+}
+
+// For the impact variants (section 11.7), at the impact state the family makes (families.hpp:
+// cases::approaching_velocity): with A the contacts given an impulse (from impact_dantzig in
+// double), qd^+ is the H-norm projection of qd^- onto {T_A^T qd = r_A} (r_A the Newton targets
+// -e_i zeta^-_i), the same constrained solve as above with a velocity in place of an
+// acceleration: cond2(Z_A^T H Z_A) cond2(T_A), and 4 (nv + nc) for M, b and the pivoting.
+inline double max_cond_impacts(const Model<double>& md, int seeds, int& nc_max) {
+  double worst = 1;
+  nc_max = 0;
+  for (int seed = 1; seed <= seeds; ++seed) {
+    const cases::State s = cases::random_state(md, seed);
+    const PointContacts<double> contacts = cases::place_contacts<double>(md, s.q, s.contacts);
+    const VecX<double> qd = cases::approaching_velocity<double>(md, contacts, s.q, s.qd);
+    ImpactWorkspace<double> ws(md);
+    VecX<double> qd_plus(md.nv);
+    ImpactDantzig::run<double>(md, contacts, s.q, qd, qd_plus, ws);
+    nc_max = std::max(nc_max, ws.nc);
+    worst = std::max(worst, cond_active_contacts(ws.T, ws.lambda, ws.Hd));
   }
   return worst;
 }
@@ -282,6 +312,13 @@ struct Conditioning {
     return cond_contacts;
   }
   int contact_nc() { contacts(); return contacts_nc; }
+  double cond_impacts = -1;
+  int impacts_nc = 0;
+  double impacts() {
+    if (cond_impacts < 0) cond_impacts = max_cond_impacts(md, seeds, impacts_nc);
+    return cond_impacts;
+  }
+  int impact_nc() { impacts(); return impacts_nc; }
 };
 
 inline double budget_eps(BudgetRule rule, Conditioning& c) {
@@ -294,6 +331,7 @@ inline double budget_eps(BudgetRule rule, Conditioning& c) {
     case BudgetRule::solve_with_geared_H: return c.GH() * (32.0 * d1 + 4.0 * c.md.nv);
     case BudgetRule::solve_with_loops: return c.loops() * (32.0 * d1 + 4.0 * (c.md.nv + c.loop_nc()));
     case BudgetRule::solve_with_contacts: return c.contacts() * (32.0 * d1 + 4.0 * (c.md.nv + c.contact_nc()));
+    case BudgetRule::impact_with_contacts: return c.impacts() * (32.0 * d1 + 4.0 * (c.md.nv + c.impact_nc()));
   }
   throw std::logic_error("budget_eps: unknown rule");
 }

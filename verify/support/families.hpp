@@ -17,6 +17,7 @@
 #include "forward_dynamics/variants.hpp"
 #include "geared_dynamics/variants.hpp"
 #include "hybrid_dynamics/variants.hpp"
+#include "impact_dynamics/variants.hpp"
 #include "inverse_dynamics/variants.hpp"
 #include "mass_matrix/variants.hpp"
 #include "verify/support/budgets.hpp"
@@ -211,9 +212,36 @@ struct ContactDynamicsFamily {
   template <class V> static constexpr BudgetRule budget_rule = BudgetRule::solve_with_contacts;
 };
 
+// Impacts (chapter 11, section 11.7) at the same touching contacts, with each contact's drawn
+// restitution: qd^- is the state's qd changed along the normals so that contact 0 approaches
+// (cases::approaching_velocity, in S). The value is qd^+, unique whenever the impact LCP has a
+// solution.
+struct ImpactDynamicsFamily {
+  static constexpr std::string_view name = "impact_dynamics";
+  using Variants = ImpactVariants;
+  template <class S> struct Impact {
+    PointContacts<S> contacts;
+    VecX<S> qd_minus;
+  };
+  template <class S> static Impact<S> impact_state(const Model<S>& m, const StateOf<S>& x) {
+    Impact<S> t{cases::place_contacts<S>(m, x.q, x.contact_specs), {}};
+    t.qd_minus = cases::approaching_velocity<S>(m, t.contacts, x.q, x.qd);
+    return t;
+  }
+  template <class V, class S>
+  static MatX<S> evaluate(const Model<S>& m, const StateOf<S>& x, Workspace<S>&) {
+    const Impact<S> t = impact_state<S>(m, x);
+    ImpactWorkspace<S> ws(m);
+    VecX<S> qd_plus(m.nv);
+    V::template run<S>(m, t.contacts, x.q, t.qd_minus, qd_plus, ws);
+    return qd_plus;
+  }
+  template <class V> static constexpr BudgetRule budget_rule = BudgetRule::impact_with_contacts;
+};
+
 using AllFamilies = std::tuple<InverseDynamicsFamily, MassMatrixFamily, BiasFamily, FactorizationFamily,
                                ForwardDynamicsFamily, HybridDynamicsFamily, GearedDynamicsFamily,
-                               ClosedLoopDynamicsFamily, ContactDynamicsFamily>;
+                               ClosedLoopDynamicsFamily, ContactDynamicsFamily, ImpactDynamicsFamily>;
 
 // Calls f.template operator()<T>() for each type T in a tuple.
 template <class Tuple, class F> void for_each_type(F&& f) {

@@ -67,5 +67,6 @@ const FamilyEntry& hybrid_dynamics_family();
 const FamilyEntry& geared_dynamics_family();
 const FamilyEntry& closed_loop_dynamics_family();
 const FamilyEntry& contact_dynamics_family();
+const FamilyEntry& impact_dynamics_family();
 
 }  // namespace rbd::verify

@@ -3,6 +3,7 @@
 #include "reference/gepp.hpp"
 #include "reference/lagrange_oracle.hpp"
 #include "reference/contact_oracle.hpp"
+#include "reference/impact_oracle.hpp"
 #include "reference/loop_oracle.hpp"
 #include "verify/support/families.hpp"
 
@@ -122,6 +123,15 @@ template <> inline MatX<Reference> oracle_value<ContactDynamicsFamily>(const Mod
                                                                       const StateOf<Reference>& x) {
   const auto t = ContactDynamicsFamily::touching_state<Reference>(m, x);
   return oracle::contact_forward_dynamics<Reference>(m, t.contacts, x.q, t.qd, x.tau, &x.f_ext);
+}
+
+// Impacts (section 11.7): H (qd^+ - qd^-) = Phi^T lambda with Newton's law at every contact as
+// complementarity, lambda by the same enumeration (reference/impact_oracle.hpp). qd^- is made as
+// the family makes it (the problem, not an answer); the oracle checks phi = 0 itself.
+template <> inline MatX<Reference> oracle_value<ImpactDynamicsFamily>(const Model<Reference>& m,
+                                                                     const StateOf<Reference>& x) {
+  const auto t = ImpactDynamicsFamily::impact_state<Reference>(m, x);
+  return oracle::impact_response<Reference>(m, t.contacts, x.q, t.qd_minus);
 }
 
 }  // namespace rbd::verify

@@ -1,0 +1,449 @@
+// Impulsive dynamics (Featherstone section 11.7) beyond gate 1 (test_exactness.cpp runs every
+// impact variant against reference/impact_oracle.hpp on every verify case):
+//  a. Eq. 11.65 for two free bodies colliding at one point, against the classical 3D-vector
+//     impulse formula (effective inverse masses 1/m + (r x n)^T I_c^-1 (r x n), no spatial
+//     algebra), with linear and angular momentum conserved and the kinetic energy changed by
+//     -(1 - e^2) mu zeta^2 / 2;
+//  b. the impact LCP's conditions, H (qd^+ - qd^-) = Phi^T lambda with the Lagrangian oracle's H
+//     and Phi, zeta^+ = Phi qd^+ and the energy identity on random states, in Reference;
+//  c. a bouncing ball: apex heights e^(2k) h_0 and the finite accumulation time
+//     t_0 (1 + e) / (1 - e) of the impacts;
+//  d. Newton's cradle: the simultaneous-impact law gives (-1/3, 2/3, 2/3) v at e = 1 and v/3 each
+//     at e = 0; impacts resolved one contact at a time give the cradle's (0, 0, v);
+//  e. Example 11.1's situation for impacts (a ball between two walls): no solution for e > 0,
+//     rest for e = 0; refusals of a restitution outside [0, 1] and of non-finite states.
+//
+// Precision: as test_contact_dynamics.cpp. Reference carries ~50 digits; these computations are
+// at most ~1e4 roundings on O(1) numbers and small positive-definite solves, so results agree to
+// ~45 digits: relative 1e-40 leaves a margin of ~1e4-1e5, while a wrong formula errs at O(1e-2..1).
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include <Eigen/Geometry>
+
+#include "cases/contacts.hpp"
+#include "cases/registry.hpp"
+#include "cases/states.hpp"
+#include "impact_dynamics/variants.hpp"
+#include "model/contact.hpp"
+#include "reference/impact_oracle.hpp"
+#include "reference/reference_scalar.hpp"
+#include "verify/support/body_kinematics.hpp"
+#include "verify/support/message_of.hpp"
+#include "verify/support/metrics.hpp"
+#include "verify/support/state.hpp"
+
+namespace test_impact_dynamics {  // unity build: this file's names stay its own (verify/CMakeLists.txt)
+
+using namespace rbd;
+using R = Reference;
+
+namespace {
+
+const R kRel40("1e-40");
+
+template <class S> S max_abs(const VecX<S>& a) {
+  S r = S(0);
+  for (Eigen::Index i = 0; i < a.size(); ++i) {
+    using std::abs;
+    r = std::max<S>(r, S(abs(a[i])));
+  }
+  return r;
+}
+
+// |a - b|_inf <= 1e-40 max(|a|_inf, |b|_inf, floor).
+bool close40(const VecX<R>& a, const VecX<R>& b, const R& floor = R(1)) {
+  return max_abs<R>(VecX<R>(a - b)) <= kRel40 * std::max<R>({max_abs<R>(a), max_abs<R>(b), floor});
+}
+
+// f.template operator()<V>() for each impact variant.
+template <class F> void for_each_variant(F&& f) {
+  [&]<class... V>(std::tuple<V...>*) { (f.template operator()<V>(), ...); }(static_cast<ImpactVariants*>(nullptr));
+}
+
+template <class V, class S>
+VecX<S> impact(const Model<S>& m, const PointContacts<S>& c, const VecX<S>& q, const VecX<S>& qd, ImpactWorkspace<S>& ws) {
+  VecX<S> out(m.nv);
+  V::template run<S>(m, c, q, qd, out, ws);
+  return out;
+}
+
+Joint<double> free_joint() {
+  Joint<double> j;
+  j.type = JointType::Free;
+  return j;
+}
+
+Joint<double> slider(const Vec3<double>& axis) {
+  Joint<double> j;
+  j.type = JointType::Prismatic;
+  j.axis = axis;
+  return j;
+}
+
+// A solid ball of radius r and mass m (I_c = 2/5 m r^2), centre at the body origin.
+Mat3<double> ball_inertia(double mass, double r) { return Mat3<double>::Identity() * (0.4 * mass * r * r); }
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// a. Eq. 11.65 against the classical impulse formula.
+// ---------------------------------------------------------------------------------------------
+TEST_CASE("impact: two free bodies at one point follow Eq. 11.65 and the classical 3D impulse formula (Reference)",
+          "[impact_dynamics]") {
+  // Body 0 carries the plane (B_1 of Figure 11.8), body 1 the point (B_2); both free, centres of
+  // mass at their origins, turned by unit quaternions. The classical form: with r_k = x - c_k
+  // (world) and w_k = 1/m_k + (r_k x n)^T (R_k I_k^-1 R_k^T) (r_k x n), the impulse is
+  // lambda = -(1 + e) zeta^- / (w_1 + w_2) (Eq. 11.65's n . (I_1^-1 + I_2^-1) n written with
+  // 3-vectors), and v_c2 += lambda n / m_2, omega_2 += I_2w^-1 (r_2 x n) lambda, body 1 opposite.
+  Mat3<double> I0, I1;
+  I0 << 0.31, 0.02, -0.03, 0.02, 0.27, 0.015, -0.03, 0.015, 0.22;
+  I1 << 0.12, -0.01, 0.02, -0.01, 0.15, 0.005, 0.02, 0.005, 0.1;
+  const double m0 = 1.3, m1 = 0.8;
+  ModelBuilder b("two free bodies");
+  b.gravity(Vec3<double>(0, 0, -9.81));
+  b.add_body("plane carrier", -1, free_joint(), Transform<double>{}, m0, Vec3<double>::Zero(), I0);
+  b.add_body("point carrier", -1, free_joint(), Transform<double>{}, m1, Vec3<double>::Zero(), I1);
+  const Model<R> m = b.finish().cast<R>();
+  const Eigen::Quaternion<R> u0 = Eigen::Quaternion<R>(R("0.9"), R("0.2"), R("-0.3"), R("0.1")).normalized();
+  const Eigen::Quaternion<R> u1 = Eigen::Quaternion<R>(R("0.5"), R("-0.4"), R("0.6"), R("0.3")).normalized();
+  const Vec3<R> c0(R("0.1"), R("0.2"), R("0.3")), c1(R("0.3"), R("-0.1"), R("0.45"));
+  VecX<R> q(14);
+  q << u0.w(), u0.x(), u0.y(), u0.z(), c0, u1.w(), u1.x(), u1.y(), u1.z(), c1;
+  cases::ContactSpec spec;
+  spec.p = 0;
+  spec.s = 1;
+  spec.point = Vec3<double>(0.05, -0.1, -0.2);
+  spec.normal = Vec3<double>(0.2, -0.1, 1.0).normalized();
+  const Mat3<R> R0 = u0.toRotationMatrix(), R1 = u1.toRotationMatrix();
+  const Vec3<R> w0b(R("0.4"), R("-0.7"), R("0.2")), w1b(R("-0.3"), R("0.5"), R("0.9"));
+  // Body 1 moves into the plane at 2.5 along -n, which outweighs the other terms of zeta (<= ~1).
+  const Vec3<R> n_world = R0 * Vec3<R>(spec.normal.cast<R>().normalized());
+  const Vec3<R> v0b(R("0.1"), R("0.2"), R("-0.3"));
+  const Vec3<R> v1b = R1.transpose() * (Vec3<R>(R("-0.2"), R("0.4"), R(0)) - R("2.5") * n_world);
+  VecX<R> qd(12);
+  qd << w0b, v0b, w1b, v1b;  // body coordinates (model/joint.hpp's Free joint)
+  const Mat3<R> I0w_inv = R0 * I0.cast<R>().inverse() * R0.transpose(), I1w_inv = R1 * I1.cast<R>().inverse() * R1.transpose();
+  for (double e : {0.0, 0.35, 1.0}) {
+    spec.restitution = e;
+    const PointContacts<R> cs = cases::place_contacts<R>(m, q, {spec});
+    const Vec3<R> x = c1 + R1 * cs[0].point, n = R0 * cs[0].normal;
+    const Vec3<R> r0 = x - c0, r1 = x - c1;
+    const Vec3<R> vp0 = R0 * v0b + (R0 * w0b).cross(r0), vp1 = R1 * v1b + (R1 * w1b).cross(r1);
+    const R zeta = n.dot(vp1 - vp0);
+    REQUIRE(zeta < R(0));  // approaching: an impact
+    const R w0 = R(1) / R(m0) + r0.cross(n).dot(I0w_inv * r0.cross(n));
+    const R w1 = R(1) / R(m1) + r1.cross(n).dot(I1w_inv * r1.cross(n));
+    const R lambda = -(R(1) + R(e)) * zeta / (w0 + w1);
+    VecX<R> expected(12);
+    expected << R0.transpose() * (R0 * w0b - I0w_inv * r0.cross(n) * lambda), R0.transpose() * (R0 * v0b - n * lambda / R(m0)),
+        R1.transpose() * (R1 * w1b + I1w_inv * r1.cross(n) * lambda), R1.transpose() * (R1 * v1b + n * lambda / R(m1));
+    const R ke0 = verify::kinetic_energy_by_body<R>(m, q, qd);
+    const Vec6<R> h0 = verify::momentum_in_base<R>(m, q, qd);
+    const R mu = R(1) / (w0 + w1);
+    auto check = [&](const std::string& who, const VecX<R>& qd_plus, const R& lam) {
+      INFO(who << ", e = " << e);
+      CHECK(close40(qd_plus, expected));
+      CHECK(abs_(lam - lambda) <= kRel40 * abs_(lambda));
+      // Momentum: no external impulse (gravity delivers none, Eq. 11.54).
+      CHECK(close40(VecX<R>(verify::momentum_in_base<R>(m, q, qd_plus)), VecX<R>(h0)));
+      // Kinetic energy: -(1 - e^2) mu zeta^2 / 2 (0 at e = 1).
+      const R dke = verify::kinetic_energy_by_body<R>(m, q, qd_plus) - ke0;
+      CHECK(abs_(dke + (R(1) - R(e) * R(e)) * mu * zeta * zeta / R(2)) <= kRel40 * ke0);
+    };
+    for_each_variant([&]<class V>() {
+      ImpactWorkspace<R> ws(m);
+      const VecX<R> qd_plus = impact<V>(m, cs, q, qd, ws);
+      check(std::string(V::name), qd_plus, ws.lambda[0]);
+      CHECK(abs_(ws.zeta_minus[0] - zeta) <= kRel40 * abs_(zeta));
+      CHECK(abs_(ws.zeta_plus[0] + R(e) * zeta) <= kRel40 * abs_(zeta));  // Eq. 11.64
+    });
+    VecX<R> lam;
+    const VecX<R> qd_oracle = oracle::impact_response<R>(m, cs, q, qd, &lam);
+    check("oracle", qd_oracle, lam[0]);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// b. The impact LCP on random states, with the oracle's H and Phi as the independent witnesses.
+// ---------------------------------------------------------------------------------------------
+TEST_CASE("impact: complementarity, H dqd = Phi^T lambda, zeta^+ = Phi qd^+ and the energy identity on random "
+          "states (Reference)",
+          "[impact_dynamics]") {
+  // Per contact, with zeta scale Z = max|zeta^-| + max|zeta^+| and lambda scale L = max|lambda|:
+  //  - w_i = zeta^+_i + e_i min(zeta^-_i, 0) >= -1e-40 Z, lambda_i >= -1e-40 L, |w_i lambda_i| <=
+  //    1e-40 Z L: the LCP (impact_dynamics/steps.hpp);
+  //  - H (qd^+ - qd^-) - Phi^T lambda and Phi qd^+ - zeta^+ within 1e-40 of their terms' sizes;
+  //  - dKE = lambda^T (zeta^- + zeta^+) / 2 (steps.hpp's identity) within 1e-40 of KE^-; with every
+  //    e_i = 0 (re-run), dKE <= 1e-40 KE^- (a plastic impact never gains energy).
+  const std::vector<std::string> ids = {"gu:5", "tree:bf=2:nb=15", "all_joints", "humanoid", "urdf:panda", "urdf:solo12"};
+  int checked = 0, pushed = 0, idle = 0;
+  for (const std::string& id : ids) {
+    const Model<double> md = cases::build_case(id);
+    const Model<R> m = md.cast<R>();
+    for (int seed = 1; seed <= 3; ++seed) {
+      const cases::State s = cases::random_state(md, seed);
+      if (s.contacts.empty()) continue;
+      const verify::StateOf<R> x = verify::cast_state<R>(m, s);
+      PointContacts<R> cs = cases::place_contacts<R>(m, x.q, s.contacts);
+      const VecX<R> qd = cases::approaching_velocity<R>(m, cs, x.q, x.qd);
+      const auto rows = oracle::contact_rows<R>(m, cs, x.q, qd);
+      const MatX<R> H = oracle::mass_matrix<R>(m, x.q);
+      const R ke0 = verify::kinetic_energy_by_body<R>(m, x.q, qd);
+      INFO(id << " seed " << seed << ", " << cs.size() << " contacts");
+      for (bool plastic : {false, true}) {
+        if (plastic)
+          for (auto& c : cs) c.restitution = R(0);
+        for_each_variant([&]<class V>() {
+          INFO(V::name << (plastic ? " (every e = 0)" : ""));
+          ImpactWorkspace<R> ws(m);
+          const VecX<R> qd_plus = impact<V>(m, cs, x.q, qd, ws);
+          const R Z = max_abs<R>(ws.zeta_minus) + max_abs<R>(ws.zeta_plus), L = max_abs<R>(ws.lambda);
+          for (int i = 0; i < ws.nc; ++i) {
+            const R w = ws.zeta_plus[i] + cs[i].restitution * std::min<R>(ws.zeta_minus[i], R(0));
+            CHECK(w >= -kRel40 * Z);
+            CHECK(ws.lambda[i] >= -kRel40 * L);
+            CHECK(abs_(w * ws.lambda[i]) <= kRel40 * Z * L);
+            if (ws.lambda[i] > kRel40 * L) ++pushed;
+            else ++idle;
+          }
+          const VecX<R> dqd = qd_plus - qd;
+          const VecX<R> res = H * dqd - rows.Phi.transpose() * ws.lambda;
+          CHECK(max_abs<R>(res) <= kRel40 * (max_abs<R>(VecX<R>(H * dqd)) + R(1)));
+          CHECK(close40(VecX<R>(rows.Phi * qd_plus), ws.zeta_plus));
+          const R dke = verify::kinetic_energy_by_body<R>(m, x.q, qd_plus) - ke0;
+          CHECK(abs_(dke - ws.lambda.dot(VecX<R>(ws.zeta_minus + ws.zeta_plus)) / R(2)) <= kRel40 * ke0);
+          if (plastic) CHECK(dke <= kRel40 * ke0);
+        });
+      }
+      ++checked;
+    }
+  }
+  CHECK(checked >= 12);
+  // Both sides of the complementarity occur: contacts given an impulse and contacts left alone.
+  CHECK(pushed >= 20);
+  CHECK(idle >= 5);
+}
+
+// ---------------------------------------------------------------------------------------------
+// c. The bouncing ball.
+// ---------------------------------------------------------------------------------------------
+TEST_CASE("impact: a bouncing ball's apex heights are e^(2k) h_0 and its impacts end at t_0 (1 + e) / (1 - e) "
+          "(Reference)",
+          "[impact_dynamics]") {
+  // A free ball of radius r dropped from apex height h_0 (of its lowest point) with a horizontal
+  // velocity and a spin. Between impacts it flies ballistically (exact in closed form: no
+  // integrator); at each touchdown the variant maps qd^- to qd^+ at the contact between the ball's
+  // lowest point and the ground plane. With v_k the speed leaving impact k, the apex is v_k^2 / 2g
+  // and the flight 2 v_k / g; Newton's law makes v_k = e^k v_0, so h_k = e^(2k) h_0 and the impacts
+  // accumulate at t_0 + 2 t_0 e / (1 - e) = t_0 (1 + e) / (1 - e), t_0 = sqrt(2 h_0 / g): after
+  // K impacts the elapsed time is t_0 + 2 t_0 (e - e^(K+1)) / (1 - e). A frictionless impact
+  // through the centre leaves the spin and the horizontal velocity alone.
+  const double radius = 0.1, mass = 0.6, g = 9.81;
+  ModelBuilder b("ball");
+  b.gravity(Vec3<double>(0, 0, -g));
+  b.add_body("ball", -1, free_joint(), Transform<double>{}, mass, Vec3<double>::Zero(), ball_inertia(mass, radius));
+  const Model<R> m = b.finish().cast<R>();
+  const R h0("0.8"), gR(g), r(radius);
+  const R t0 = sqrt_(R(R(2) * h0 / gR)), v0 = sqrt_(R(R(2) * gR * h0));
+  PointContacts<R> cs(1);
+  cs[0].s = 0;
+  cs[0].point = Vec3<R>(R(0), R(0), -r);  // the orientation stays the identity: a symmetric ball
+  for (const char* e_text : {"0.5", "0.9", "0.1"}) {
+    const R e(e_text);
+    cs[0].restitution = e;
+    for_each_variant([&]<class V>() {
+      INFO(V::name << ", e = " << e_text);
+      VecX<R> q(7), qd(6);
+      q << R(1), R(0), R(0), R(0), R(0), R(0), r;  // touching: the ball's lowest point at z = 0
+      qd << R("0.3"), R("-1.1"), R("2"), R("0.4"), R("-0.25"), -v0;
+      ImpactWorkspace<R> ws(m);
+      R elapsed = t0;
+      bool ok = true;
+      const int K = 25;
+      for (int k = 1; k <= K && ok; ++k) {
+        const VecX<R> qd_plus = impact<V>(m, cs, q, qd, ws);
+        const R up = qd_plus[5], apex = up * up / (R(2) * gR);
+        const R expected_apex = h0 * pow(e, R(2 * k));
+        ok = abs_(apex - expected_apex) <= kRel40 * expected_apex &&
+             close40(VecX<R>(qd_plus.head(5)), VecX<R>(qd.head(5)));
+        CHECK(ok);
+        elapsed += R(2) * up / gR;
+        qd = qd_plus;
+        qd[5] = -up;  // the next touchdown: the same speed downwards, the rest untouched in flight
+      }
+      const R predicted = t0 + R(2) * t0 * (e - pow(e, R(K + 1))) / (R(1) - e);
+      CHECK(abs_(elapsed - predicted) <= kRel40 * predicted);
+      // And the limit the series reaches: t_0 (1 + e) / (1 - e), approached as e^(K+1).
+      const R limit = t0 * (R(1) + e) / (R(1) - e);
+      CHECK(abs_(limit - predicted - R(2) * t0 * pow(e, R(K + 1)) / (R(1) - e)) <= kRel40 * limit);
+    });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// d. Newton's cradle.
+// ---------------------------------------------------------------------------------------------
+namespace {
+
+// n equal balls of radius r on sliders along x (each attached to the base), touching in a row:
+// contact k between ball k (the plane x = r of its own frame, normal +x) and ball k + 1 (its point
+// (-r, 0, 0)).
+struct Cradle {
+  Model<R> m;
+  PointContacts<R> contacts;
+  VecX<R> q;
+};
+
+Cradle cradle(int n, double r) {
+  ModelBuilder b("cradle");
+  b.gravity(Vec3<double>(0, 0, -9.81));
+  for (int k = 0; k < n; ++k)
+    b.add_body("ball " + std::to_string(k), -1, slider(Vec3<double>::UnitX()), Transform<double>{}, 1.0,
+               Vec3<double>::Zero(), ball_inertia(1.0, r));
+  Cradle c{b.finish().cast<R>(), {}, VecX<R>(n)};
+  for (int k = 0; k < n; ++k) c.q[k] = R(2 * k) * R(r);
+  for (int k = 0; k + 1 < n; ++k) {
+    PointContact<R> pc;
+    pc.p = k;
+    pc.s = k + 1;
+    pc.point = Vec3<R>(-R(r), R(0), R(0));
+    pc.normal = Vec3<R>(R(1), R(0), R(0));
+    pc.offset = R(r);
+    c.contacts.push_back(pc);
+  }
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("impact: Newton's cradle, simultaneous impacts vs one contact at a time (Reference)", "[impact_dynamics]") {
+  // Three unit masses, the first arriving at speed v. Simultaneously (one LCP): with both contacts
+  // pushed, M = [2 -1; -1 2] and b = [-(1 + e) v, 0], so lambda = [(2/3)(1 + e) v, (1/3)(1 + e) v]:
+  // at e = 1 the balls leave with (-1/3, 2/3, 2/3) v and at e = 0 with (1/3, 1/3, 1/3) v. Both
+  // conserve momentum, and e = 1 conserves energy too (1/9 + 4/9 + 4/9 = 1): two answers that
+  // satisfy every law, and not what a real cradle does. Resolved one contact at a time, each impact
+  // a two-ball exchange at e = 1, the velocity passes down the row to (0, 0, v): the sequential
+  // outcome that section 11.7's caution after Eq. 11.58 attributes to waves the rigid model omits.
+  const R v("1.7"), third = v / R(3);
+  Cradle c = cradle(3, 0.05);
+  VecX<R> qd(3);
+  qd << v, R(0), R(0);
+  VecX<R> elastic(3), plastic(3);
+  elastic << -third, R(2) * third, R(2) * third;
+  plastic << third, third, third;
+  for (const auto& e_and_outcome : {std::pair{R(1), elastic}, std::pair{R(0), plastic}}) {
+    const R e = e_and_outcome.first;  // not structured bindings: Clang 14 cannot capture them
+    const VecX<R> expected = e_and_outcome.second;
+    for (auto& pc : c.contacts) pc.restitution = e;
+    for_each_variant([&]<class V>() {
+      INFO(V::name << " simultaneous, e = " << e);
+      ImpactWorkspace<R> ws(c.m);
+      CHECK(close40(impact<V>(c.m, c.contacts, c.q, qd, ws), expected));
+    });
+    INFO("oracle, e = " << e);
+    CHECK(close40(oracle::impact_response<R>(c.m, c.contacts, c.q, qd), expected));
+  }
+  // One contact at a time, e = 1, until no contact approaches.
+  for (auto& pc : c.contacts) pc.restitution = R(1);
+  for_each_variant([&]<class V>() {
+    INFO(V::name << " sequential");
+    VecX<R> u = qd;
+    int impacts = 0;
+    for (bool again = true; again && impacts < 10;) {
+      again = false;
+      for (std::size_t k = 0; k < c.contacts.size(); ++k) {
+        const PointContacts<R> one = {c.contacts[k]};
+        if (!(u[static_cast<Eigen::Index>(k) + 1] - u[static_cast<Eigen::Index>(k)] < R(0))) continue;  // not approaching
+        ImpactWorkspace<R> ws(c.m);
+        u = impact<V>(c.m, one, c.q, u, ws);
+        ++impacts;
+        again = true;
+      }
+    }
+    VecX<R> expected(3);
+    expected << R(0), R(0), v;
+    CHECK(impacts == 2);
+    CHECK(close40(u, expected));
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// e. No solution, and refusals.
+// ---------------------------------------------------------------------------------------------
+TEST_CASE("impact: a ball between two walls has no impact solution for e > 0 and stops for e = 0",
+          "[impact_dynamics]") {
+  // A ball on an x slider touching two walls, x = -r (normal +x) and x = +r (normal -x), moving
+  // right at v: zeta^- = (v, -v), M = [1 -1; -1 1] / m and b = (v, -(1 + e) v). Adding the two
+  // conditions w >= 0 gives -e v >= 0: for e > 0 no impulses exist (bouncing off the right wall
+  // would drive the ball into the left one; Example 11.1's situation at the velocity level), and
+  // every variant and the oracle refuse; for e = 0 the ball stops.
+  const double r = 0.05;
+  ModelBuilder b("ball between walls");
+  b.gravity(Vec3<double>(0, 0, -9.81));
+  b.add_body("ball", -1, slider(Vec3<double>::UnitX()), Transform<double>{}, 2.0, Vec3<double>::Zero(),
+             ball_inertia(2.0, r));
+  const Model<R> m = b.finish().cast<R>();
+  PointContacts<R> cs(2);
+  cs[0].s = cs[1].s = 0;
+  cs[0].point = Vec3<R>(-R(r), R(0), R(0));
+  cs[0].normal = Vec3<R>(R(1), R(0), R(0));
+  cs[0].offset = -R(r);
+  cs[1].point = Vec3<R>(R(r), R(0), R(0));
+  cs[1].normal = Vec3<R>(R(-1), R(0), R(0));
+  cs[1].offset = -R(r);
+  const VecX<R> q = VecX<R>::Zero(1), qd = VecX<R>::Constant(1, R("0.8"));
+  cs[1].restitution = R("0.5");
+  for_each_variant([&]<class V>() {
+    INFO(V::name);
+    ImpactWorkspace<R> ws(m);
+    CHECK_THROWS_WITH(impact<V>(m, cs, q, qd, ws), Catch::Contains("has no solution"));
+  });
+  CHECK_THROWS_WITH(oracle::impact_response<R>(m, cs, q, qd), Catch::Contains("no impulses satisfy"));
+  cs[1].restitution = R(0);
+  for_each_variant([&]<class V>() {
+    INFO(V::name);
+    ImpactWorkspace<R> ws(m);
+    CHECK(close40(impact<V>(m, cs, q, qd, ws), VecX<R>(VecX<R>::Zero(1)), R(1)));
+  });
+}
+
+TEST_CASE("impact: a restitution outside [0, 1] and non-finite states are refused with a message naming them",
+          "[impact_dynamics]") {
+  const Model<double> m = cases::build_case("all_joints");
+  const cases::State s = cases::random_state(m, 2);
+  REQUIRE(s.contacts.size() >= 1);
+  const PointContacts<double> good = cases::place_contacts<double>(m, s.q, s.contacts);
+  const VecX<double> qd = cases::approaching_velocity<double>(m, good, s.q, s.qd);
+  const std::size_t last = good.size() - 1;
+  for_each_variant([&]<class V>() {
+    INFO(V::name);
+    for (double bad_e : {-0.1, 1.2, std::nan("")}) {
+      PointContacts<double> bad = good;
+      bad[last].restitution = bad_e;
+      ImpactWorkspace<double> ws(m);
+      const std::string msg = verify::message_of<std::exception>([&] { impact<V>(m, bad, s.q, qd, ws); });
+      INFO(msg);
+      CHECK(msg.find("contact " + std::to_string(last)) != std::string::npos);
+      CHECK(msg.find("restitution") != std::string::npos);
+    }
+    // NaN in every velocity: every contact's zeta^- (a NaN confined to joints on no contact's path
+    // cannot reach the LCP, and comes out as NaN in qd^+, not as a number).
+    const VecX<double> qd_nan = VecX<double>::Constant(m.nv, std::nan(""));
+    ImpactWorkspace<double> ws(m);
+    const std::string msg = verify::message_of<std::exception>([&] { impact<V>(m, good, s.q, qd_nan, ws); });
+    INFO(msg);
+    CHECK(msg.find("impact") != std::string::npos);
+    CHECK(msg.find("non-finite") != std::string::npos);
+  });
+  PointContacts<double> bad = good;
+  bad[last].restitution = 1.5;
+  CHECK_THROWS_WITH(validate_contacts(m, bad), Catch::Contains("restitution"));
+}
+
+}  // namespace test_impact_dynamics
