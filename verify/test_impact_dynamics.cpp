@@ -26,6 +26,7 @@
 
 #include <Eigen/Geometry>
 
+#include "cases/contact_scenes.hpp"
 #include "cases/contacts.hpp"
 #include "cases/registry.hpp"
 #include "cases/states.hpp"
@@ -245,15 +246,11 @@ TEST_CASE("impact: a bouncing ball's apex heights are e^(2k) h_0 and its impacts
   // K impacts the elapsed time is t_0 + 2 t_0 (e - e^(K+1)) / (1 - e). A frictionless impact
   // through the centre leaves the spin and the horizontal velocity alone.
   const double radius = 0.1, mass = 0.6, g = 9.81;
-  ModelBuilder b("ball");
-  b.gravity(Vec3<double>(0, 0, -g));
-  b.add_body("ball", -1, free_joint(), Transform<double>{}, mass, Vec3<double>::Zero(), ball_inertia(mass, radius));
-  const Model<R> m = b.finish().cast<R>();
+  const cases::ContactScene scene = cases::bouncing_ball(radius, mass, g, 0.0, 0.0, 0.0);  // touching at the start
+  const Model<R> m = scene.model.cast<R>();
   const R h0("0.8"), gR(g), r(radius);
   const R t0 = sqrt_(R(R(2) * h0 / gR)), v0 = sqrt_(R(R(2) * gR * h0));
-  PointContacts<R> cs(1);
-  cs[0].s = 0;
-  cs[0].point = Vec3<R>(R(0), R(0), -r);  // the orientation stays the identity: a symmetric ball
+  PointContacts<R> cs = cast_contacts<R>(scene.contacts);  // the lowest point; the orientation stays the identity
   for (const char* e_text : {"0.5", "0.9", "0.1"}) {
     const R e(e_text);
     cs[0].restitution = e;
@@ -289,39 +286,6 @@ TEST_CASE("impact: a bouncing ball's apex heights are e^(2k) h_0 and its impacts
 // ---------------------------------------------------------------------------------------------
 // d. Newton's cradle.
 // ---------------------------------------------------------------------------------------------
-namespace {
-
-// n equal balls of radius r on sliders along x (each attached to the base), touching in a row:
-// contact k between ball k (the plane x = r of its own frame, normal +x) and ball k + 1 (its point
-// (-r, 0, 0)).
-struct Cradle {
-  Model<R> m;
-  PointContacts<R> contacts;
-  VecX<R> q;
-};
-
-Cradle cradle(int n, double r) {
-  ModelBuilder b("cradle");
-  b.gravity(Vec3<double>(0, 0, -9.81));
-  for (int k = 0; k < n; ++k)
-    b.add_body("ball " + std::to_string(k), -1, slider(Vec3<double>::UnitX()), Transform<double>{}, 1.0,
-               Vec3<double>::Zero(), ball_inertia(1.0, r));
-  Cradle c{b.finish().cast<R>(), {}, VecX<R>(n)};
-  for (int k = 0; k < n; ++k) c.q[k] = R(2 * k) * R(r);
-  for (int k = 0; k + 1 < n; ++k) {
-    PointContact<R> pc;
-    pc.p = k;
-    pc.s = k + 1;
-    pc.point = Vec3<R>(-R(r), R(0), R(0));
-    pc.normal = Vec3<R>(R(1), R(0), R(0));
-    pc.offset = R(r);
-    c.contacts.push_back(pc);
-  }
-  return c;
-}
-
-}  // namespace
-
 TEST_CASE("impact: Newton's cradle, simultaneous impacts vs one contact at a time (Reference)", "[impact_dynamics]") {
   // Three unit masses, the first arriving at speed v. Simultaneously (one LCP): with both contacts
   // pushed, M = [2 -1; -1 2] and b = [-(1 + e) v, 0], so lambda = [(2/3)(1 + e) v, (1/3)(1 + e) v]:
@@ -331,7 +295,13 @@ TEST_CASE("impact: Newton's cradle, simultaneous impacts vs one contact at a tim
   // a two-ball exchange at e = 1, the velocity passes down the row to (0, 0, v): the sequential
   // outcome that section 11.7's caution after Eq. 11.58 attributes to waves the rigid model omits.
   const R v("1.7"), third = v / R(3);
-  Cradle c = cradle(3, 0.05);
+  // cases::newtons_cradle with no gap: ball 0 touches ball 1 as it arrives.
+  const cases::ContactScene scene = cases::newtons_cradle(3, 0.05, 0.0, 1.0, 1.0);
+  struct {
+    Model<R> m;
+    PointContacts<R> contacts;
+    VecX<R> q;
+  } c{scene.model.cast<R>(), cast_contacts<R>(scene.contacts), cases::to<R>(scene.q)};
   VecX<R> qd(3);
   qd << v, R(0), R(0);
   VecX<R> elastic(3), plastic(3);

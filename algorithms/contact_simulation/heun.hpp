@@ -23,6 +23,7 @@ template <class S> struct HeunStep {
     const S c = S(2) * h / S(3);
     q2 = integrate(m, q0, qd0, c);
     qd2 = qd0 + c * qdd0;
+    qdd2.resize(qdd.size());  // the caller writes f(q2, qd2) here
   }
 
   // y(delta) of Eq. 11.51 (delta = 1: Eq. 11.50's y1).
