@@ -107,6 +107,24 @@ TEST_CASE("contact simulation: a bad step, a penetrating start and a bad restitu
   bad[0].restitution = 1.01;
   CHECK_THROWS_WITH(simulation::EventDrivenSimulator<double>(m, bad, sc.q, sc.qd, tau), Catch::Contains("restitution"));
   CHECK_THROWS_WITH(simulation::TimeSteppingSimulator<double>(m, bad, sc.q, sc.qd, tau, 1e-3), Catch::Contains("restitution"));
+  // The gains-per-step guard (EventDrivenOptions::max_gains_per_step): with at most 3 gains per
+  // step length and a step of 2 s, the ball's bounces (the first after 0.45 s, then at intervals
+  // of 0.9 s times 0.5^k, accumulating at 1.35 s) exceed it within the first step length: refused,
+  // naming the contact. With the default (1000) the same run comes to rest and reaches its end.
+  simulation::EventDrivenOptions<double> few;
+  few.h = 2.0;
+  few.max_gains_per_step = 3;
+  const std::string zeno = verify::message_of<std::domain_error>([&] {
+    simulation::EventDrivenSimulator<double> sim(m, sc.contacts, sc.q, sc.qd, tau, few);
+    sim.advance_to(2.0);
+  });
+  INFO(zeno);
+  CHECK(zeno.find("3 contact gains within one step length") != std::string::npos);
+  CHECK(zeno.find("contact 0 'ball on ground'") != std::string::npos);
+  few.max_gains_per_step = 1000;
+  simulation::EventDrivenSimulator<double> sim(m, sc.contacts, sc.q, sc.qd, tau, few);
+  sim.advance_to(2.0);
+  CHECK(sim.t >= 2.0);
 }
 
 }  // namespace test_contact_simulation
