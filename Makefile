@@ -68,7 +68,7 @@ build: deps $(BUILD)/build.ninja $(BENCH_BUILD)/build.ninja
 # (the round-off study alone is a third of their serial time).
 VERIFY_TARGETS = rbdlab_tests rbdlab_accuracy rbdlab_opcounts rbdlab_reproductions \
                  rbdlab_frames_study rbdlab_integration_study rbdlab_constraints_study rbdlab_roundoff_study \
-                 rbdlab_contact_simulation_study rbdlab \
+                 rbdlab_contact_simulation_study rbdlab_lcp_solver_study rbdlab \
                  rbdlab_example_dynamics rbdlab_example_reference rbdlab_api_allocations
 verify: deps $(BUILD)/build.ninja
 	cmake --build $(BUILD) -j $(JOBS) --target $(VERIFY_TARGETS)

@@ -283,4 +283,30 @@ template <> struct Call<verify::ImpactDynamicsFamily> {
   }
 };
 
+// Contacts with Coulomb friction: cases::chain_friction_contacts (as opcounts.cpp counts them),
+// made untimed in prepare().
+template <> struct Call<verify::FrictionDynamicsFamily> {
+  static constexpr bool available = true;
+  static constexpr bool has_mujoco_peer = false;  // MuJoCo's friction is soft (elliptic or pyramidal cones in its own solver)
+  template <class S> using Ws = FrictionWorkspace<S>;
+  template <class S> using Out = VecX<S>;
+  template <class S> struct Arg {
+    PointContacts<S> contacts;
+    VecX<S> q, qd, tau;
+  };
+  template <class S> static verify::StateOf<S> timed_state(const Model<S>& m, verify::StateOf<S> x) {
+    x.contact_specs = cases::chain_friction_contacts(m.nb);
+    return x;
+  }
+  template <class S> static Out<S> make_output(const Model<S>& m) { return VecX<S>::Zero(m.nv); }
+  template <class S> static Arg<S> prepare(const Model<S>& m, const verify::StateOf<S>& x) {
+    const verify::StateOf<S> y = timed_state<S>(m, x);
+    const auto t = verify::FrictionDynamicsFamily::frictional_state<S>(m, y);
+    return {t.contacts, x.q, t.qd, x.tau};
+  }
+  template <class V, class S> static void run(const Model<S>& m, const Arg<S>& a, Out<S>& qdd, Ws<S>& ws) {
+    rbdlab::run_inlined<S>([&] { V::template run<S>(m, a.contacts, a.q, a.qd, a.tau, nullptr, qdd, ws); });
+  }
+};
+
 }  // namespace rbd::bench

@@ -1,8 +1,10 @@
 #pragma once
-// Scenes with known answers for chapter 11's simulations and impacts (Featherstone sections
-// 11.5-11.7): a ball bouncing on the ground, and Newton's cradle. Each is a Model, its candidate
+// Scenes with known answers for chapter 11's simulations, impacts and contact solvers
+// (Featherstone sections 11.5-11.7): a ball bouncing on the ground, Newton's cradle, a stack of
+// blocks. Each is a Model, its candidate
 // point contacts (model/contact.hpp) and an initial state, in double (cast for Reference).
 #include <string>
+#include <vector>
 
 #include "model/contact.hpp"
 #include "model/model.hpp"
@@ -67,6 +69,39 @@ inline ContactScene newtons_cradle(int n, double radius, double gap, double v, d
     c.offset = radius;
     c.restitution = e;
     c.name = "balls " + std::to_string(k) + "-" + std::to_string(k + 1);
+    s.contacts.push_back(c);
+  }
+  return s;
+}
+
+// A column of n blocks on vertical sliders (each a prismatic joint along z attached to the base),
+// each of height `height`, block k of mass masses[k % masses.size()], resting on the one below
+// and block 0 on the ground, under gravity g along -z, at rest. Contact 0 is block 0's bottom on
+// the ground; contact k (k >= 1) is block k's bottom on the top plane of block k - 1. Each contact
+// carries the weight of the blocks above it: lambda_k = g * (sum of the masses of blocks k..n-1),
+// the closed form the LCP must give. The classic hard case for iterative solvers: the contacts
+// are coupled in a chain, and M's conditioning grows like n^2 (and with the mass ratio).
+inline ContactScene block_stack(int n, const std::vector<double>& masses, double height, double g) {
+  ModelBuilder b("block stack");
+  b.gravity(Vec3<double>(0, 0, -g));
+  Joint<double> j;
+  j.type = JointType::Prismatic;
+  j.axis = Vec3<double>::UnitZ();
+  for (int k = 0; k < n; ++k) {
+    const double mk = masses[static_cast<std::size_t>(k) % masses.size()];
+    b.add_body("block " + std::to_string(k), -1, j, Transform<double>{}, mk, Vec3<double>::Zero(),
+               Mat3<double>::Identity() * (mk * height * height / 6));
+  }
+  ContactScene s{b.finish(), {}, VecX<double>(n), VecX<double>::Zero(n)};
+  for (int k = 0; k < n; ++k) {
+    s.q[k] = (k + 0.5) * height;  // block k's centre
+    PointContact<double> c;
+    c.p = k - 1;
+    c.s = k;
+    c.point = Vec3<double>(0, 0, -height / 2);
+    c.normal = Vec3<double>::UnitZ();
+    c.offset = k == 0 ? 0.0 : height / 2;
+    c.name = k == 0 ? "block 0 on ground" : "block " + std::to_string(k) + " on block " + std::to_string(k - 1);
     s.contacts.push_back(c);
   }
   return s;

@@ -48,7 +48,8 @@ int main(int argc, char** argv) {
                                                  {"solve_with_geared_H", "cond2(G^T H G)*(32*(depth+1)+4*nv), cond_H_max in the record is cond2(G^T H G)"},
                                                  {"solve_with_loops", "cond2(Z^T H Z)*cond_r(K)*(32*(depth+1)+4*(nv+nc)), cond_H_max in the record is that product"},
                                                  {"solve_with_contacts", "cond2(Z_A^T H Z_A)*cond2(T_A)*(32*(depth+1)+4*(nv+nc)), A the active contacts, cond_H_max in the record is that product"},
-                                                 {"impact_with_contacts", "cond2(Z_A^T H Z_A)*cond2(T_A)*(32*(depth+1)+4*(nv+nc)), A the contacts given an impulse, cond_H_max in the record is that product"}}},
+                                                 {"impact_with_contacts", "cond2(Z_A^T H Z_A)*cond2(T_A)*(32*(depth+1)+4*(nv+nc)), A the contacts given an impulse, cond_H_max in the record is that product"},
+                                                 {"friction_with_contacts", "cond2(Z_A^T H Z_A)*cond2(K_A)*rho_f*(32*(depth+1)+4*(nv+N)), K_A the held rows, rho_f the friction tilt (budgets.hpp), cond_H_max in the record is that product"}}},
                                {"budget_derivations", "verify/support/budgets.hpp"},
                                {"budget_measured_against", "RMS over seeds of ||x_ref|| (typical output size)"},
                                {"records", records}});

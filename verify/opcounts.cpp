@@ -137,6 +137,17 @@ template <class Family, class V> OpCounts count_on(const Model<double>& model) {
     iws.prepare(m, contacts);
     VecX<Counted> qd_plus(m.nv);
     c = count_ops([&] { V::template run<Counted>(m, contacts, x.q, qd, qd_plus, iws); });
+  } else if constexpr (std::is_same_v<Family, FrictionDynamicsFamily>) {
+    // cases::chain_friction_contacts: the same two contacts with mu = 0.5 and 4-facet pyramids, both
+    // sticking at this rest state (qd = 0), placed outside the count; the count includes whichever
+    // pivots Lemke takes.
+    const std::vector<cases::ContactSpec> specs = cases::chain_friction_contacts(m.nb);
+    const PointContacts<Counted> contacts = cases::place_contacts<Counted>(m, x.q, specs);
+    const VecX<Counted> qd = cases::frictional_velocity<Counted>(m, contacts, x.q, x.qd, specs);
+    FrictionWorkspace<Counted> fws(m);
+    fws.prepare(m, contacts);
+    VecX<Counted> qdd(m.nv);
+    c = count_ops([&] { V::template run<Counted>(m, contacts, x.q, qd, x.tau, nullptr, qdd, fws); });
   } else {
     VecX<Counted> tau(m.nv);
     c = count_ops([&] { V::template run<Counted>(m, x.q, x.qd, x.qdd, nullptr, tau, ws); });
@@ -580,6 +591,7 @@ int main(int argc, char** argv) {
     count_family<ClosedLoopDynamicsFamily>(records, fits);
     count_family<ContactDynamicsFamily>(records, fits);
     count_family<ImpactDynamicsFamily>(records, fits);
+    count_family<FrictionDynamicsFamily>(records, fits);
     count_binary_trees<InverseDynamicsFamily>(records);
     count_binary_trees<MassMatrixFamily>(records);
     count_binary_trees<FactorizationFamily>(records);

@@ -14,7 +14,9 @@
 //  - contact_dynamics: qdd at the state's random point contacts against the oracle's LCP solved by
 //    enumerating every active set (reference/contact_oracle.hpp);
 //  - impact_dynamics: qd^+ after an impact at the same contacts, each with its drawn restitution,
-//    against the oracle's impact LCP solved by the same enumeration (reference/impact_oracle.hpp).
+//    against the oracle's impact LCP solved by the same enumeration (reference/impact_oracle.hpp);
+//  - friction_dynamics: qdd at the same contacts with their drawn Coulomb friction (sticking or
+//    sliding) against the oracle's enumeration of contact modes (reference/friction_oracle.hpp).
 #include "verify/support/exactness.hpp"
 #include "verify/support/families.hpp"
 
@@ -83,6 +85,11 @@ TEST_CASE("family table: all_families() lists every family of AllFamilies, in or
     for (const VariantEntry& v : f->variants) listed.push_back(v.name);
   }
   CHECK(listed == expected);
+}
+
+TEST_CASE("exactness: friction_dynamics variants agree with the mode-enumerating friction oracle to 40 digits",
+          "[exactness][friction_dynamics]") {
+  check_family_exactness(friction_dynamics_family());
 }
 
 }  // namespace test_exactness

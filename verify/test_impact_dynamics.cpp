@@ -35,6 +35,7 @@
 #include "reference/impact_oracle.hpp"
 #include "reference/reference_scalar.hpp"
 #include "verify/support/body_kinematics.hpp"
+#include "verify/support/close40.hpp"
 #include "verify/support/message_of.hpp"
 #include "verify/support/metrics.hpp"
 #include "verify/support/state.hpp"
@@ -48,19 +49,8 @@ namespace {
 
 const R kRel40("1e-40");
 
-template <class S> S max_abs(const VecX<S>& a) {
-  S r = S(0);
-  for (Eigen::Index i = 0; i < a.size(); ++i) {
-    using std::abs;
-    r = std::max<S>(r, S(abs(a[i])));
-  }
-  return r;
-}
-
-// |a - b|_inf <= 1e-40 max(|a|_inf, |b|_inf, floor).
-bool close40(const VecX<R>& a, const VecX<R>& b, const R& floor = R(1)) {
-  return max_abs<R>(VecX<R>(a - b)) <= kRel40 * std::max<R>({max_abs<R>(a), max_abs<R>(b), floor});
-}
+using verify::close40;
+using verify::max_abs;
 
 // f.template operator()<V>() for each impact variant.
 template <class F> void for_each_variant(F&& f) {

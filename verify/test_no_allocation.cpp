@@ -340,6 +340,30 @@ TEST_CASE("no allocation: impact variants, once the contacts' shape is prepared"
   }
 }
 
+TEST_CASE("no allocation: friction variants, whichever contacts stick", "[allocation]") {
+  // FrictionWorkspace::prepare sizes the LCP for every contact sticking; the LCP of a call is the
+  // leading block. Calls 1-2 at the family's state (its drawn sticking and sliding contacts),
+  // call 3 with qd projected on the normals only, so every contact slides: a smaller LCP.
+  for (const rbd::Model<double>& m : models()) {
+    const rbd::cases::State x = rbd::cases::random_state(m, 1);
+    const rbd::PointContacts<double> contacts = rbd::cases::place_contacts<double>(m, x.q, x.contacts);
+    const VecX qd = rbd::cases::frictional_velocity<double>(m, contacts, x.q, x.qd, x.contacts);
+    const VecX qd_sliding = rbd::cases::consistent_contact_velocity<double>(m, contacts, x.q, x.qd);
+    rbd::verify::for_each_type<rbd::FrictionVariants>([&]<class V>() {
+      rbd::FrictionWorkspace<double> ws(m);
+      ws.prepare(m, contacts);
+      VecX qdd(m.nv);
+      for (int k = 1; k <= 3; ++k) {
+        const VecX& v = k < 3 ? qd : qd_sliding;
+        const Allocations a = counted_allocations([&] { V::template run<double>(m, contacts, x.q, v, x.tau, &x.f_ext, qdd, ws); });
+        INFO("friction_dynamics/" << V::name << " on " << m.name << " (" << contacts.size() << " contacts), call " << k
+                                  << ": " << a.new_calls << " operator new, " << a.malloc_calls << " malloc-family calls");
+        CHECK(a.total() == 0);
+      }
+    });
+  }
+}
+
 TEST_CASE("no allocation: geared dynamics variants, once the gear pairs are prepared", "[allocation]") {
   // What depends on the pairs alone (the map, G, Eq. 9.27's terms, the sizes of G^T H G and of the
   // Lagrange system) is made when the pairs are first used (GearedWorkspace::prepare).

@@ -52,16 +52,21 @@ void test_force_response(const Model<S>& m, const PointContact<S>& c, const Vec6
   }
 }
 
-template <class S>
-void articulated_lcp(const Model<S>& m, const PointContacts<S>& contacts, const VecX<S>& q, const VecX<S>& qd,
-                     const VecX<S>& tau, const ExternalForces<S>* f_ext, ContactWorkspace<S>& ws) {
-  ws.prepare(m, contacts);
-  Aba::run<S>(m, q, qd, tau, f_ext, ws.qdd0, ws);  // qdd_0; leaves v_i, c_i, I^A_i, U_i, D_i^-1
+// a_i^vp = ^iX_lambda(i) a_lambda(i)^vp + c_i with a_0 = -a_g, from the ABA's Xup and c_i.
+template <class S> void velocity_product_accelerations(const Model<S>& m, ContactWorkspace<S>& ws) {
   const Vec3<S> minus_g = -m.gravity;
   for (int i = 0; i < m.nb; ++i) {
     const int p = m.parent[i];
     ws.avp[i] = p < 0 ? join<S>(Vec3<S>::Zero(), ws.Xup[i].E * minus_g) : ws.Xup[i].apply_plus(ws.avp[p], ws.c[i]);
   }
+}
+
+template <class S>
+void articulated_lcp(const Model<S>& m, const PointContacts<S>& contacts, const VecX<S>& q, const VecX<S>& qd,
+                     const VecX<S>& tau, const ExternalForces<S>* f_ext, ContactWorkspace<S>& ws) {
+  ws.prepare(m, contacts);
+  Aba::run<S>(m, q, qd, tau, f_ext, ws.qdd0, ws);  // qdd_0; leaves v_i, c_i, I^A_i, U_i, D_i^-1
+  velocity_product_accelerations<S>(m, ws);
   contact_kinematics<S>(m, contacts, ws.v, ws.avp, ws);
   for (int k = 0; k < ws.nc; ++k) test_force_response<S>(m, contacts[k], Vec6<S>(ws.normal.col(k)), ws, ws.R.col(k));
   ws.M.noalias() = ws.T.transpose() * ws.R;

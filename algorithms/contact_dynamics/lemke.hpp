@@ -14,80 +14,115 @@
 // theorem for copositive-plus matrices, in Cottle et al.): the situation of Example 11.1.
 //
 // Ties in the ratio test (degenerate problems) are broken in favour of z0, so that the
-// algorithm stops as soon as it can, then by the smaller row. The number of pivots is bounded
+// algorithm stops as soon as it can, then by the lexicographic rule (below). The number of pivots is bounded
 // by the number of almost-complementary bases, finite but exponential in the worst case
 // (Murty's examples); contact problems take a few per contact. The cap, 50 (n_c + 1), turns a
 // cycling degenerate case into a clear error instead of a hang.
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "contact_dynamics/workspace.hpp"
 
 namespace rbd::contacts {
 
-template <class S> void lemke(ContactWorkspace<S>& ws) {
-  const int nc = ws.nc, z0 = 2 * nc, rhs = 2 * nc + 1;
-  ws.lambda.setZero();
-  if (nc == 0) return;
+// Lemke's algorithm on the leading n x n block of M and the first n entries of d: z and w (the
+// first n entries) receive the solution; tableau (at least n x (2n + 2)) and basis (at least n)
+// are scratch. Every contact-like family calls this: the frictionless contact and impact LCPs
+// through lemke(ws) below, the friction family's larger, non-symmetric LCP directly
+// (friction_dynamics/lcp.hpp), whose size changes with the number of sticking contacts within a
+// workspace sized for the largest. problem and lcp_name name the problem in the errors.
+template <class S, class MatIn, class VecIn, class VecOut>
+void lemke_solve(int n, const MatIn& M, const VecIn& d, MatX<S>& Tb, std::vector<int>& basis, VecOut&& z, VecOut&& w,
+                 const char* problem, const char* lcp_name) {
+  const int z0 = 2 * n, rhs = 2 * n + 1, width = 2 * n + 2;
+  z.head(n).setZero();
+  if (n == 0) return;
   int t = 0;
-  for (int i = 1; i < nc; ++i)
-    if (ws.d[i] < ws.d[t]) t = i;
-  if (!(ws.d[t] < S(0))) {  // d >= 0: nothing presses, lambda = 0
-    ws.zeta_dot = ws.d;
+  for (int i = 1; i < n; ++i)
+    if (d[i] < d[t]) t = i;
+  if (!(d[t] < S(0))) {  // d >= 0: nothing presses, z = 0
+    w.head(n) = d.head(n);
     return;
   }
-  auto& Tb = ws.tableau;
-  Tb.setZero();
-  for (int i = 0; i < nc; ++i) {
+  Tb.topLeftCorner(n, width).setZero();
+  for (int i = 0; i < n; ++i) {
     Tb(i, i) = S(1);
-    for (int j = 0; j < nc; ++j) Tb(i, nc + j) = -ws.M(i, j);
+    for (int j = 0; j < n; ++j) Tb(i, n + j) = -M(i, j);
     Tb(i, z0) = S(-1);
-    Tb(i, rhs) = ws.d[i];
-    ws.basis[i] = i;
+    Tb(i, rhs) = d[i];
+    basis[i] = i;
   }
   auto pivot = [&](int r, int c) {  // Gauss-Jordan: column c becomes the unit vector e_r
     const S inv = S(1) / Tb(r, c);
-    Tb.row(r) *= inv;
-    for (int i = 0; i < nc; ++i)
-      if (i != r && Tb(i, c) != S(0)) Tb.row(i) -= Tb(i, c) * Tb.row(r);
-    ws.basis[r] = c;
+    Tb.row(r).head(width) *= inv;
+    for (int i = 0; i < n; ++i)
+      if (i != r && Tb(i, c) != S(0)) Tb.row(i).head(width) -= Tb(i, c) * Tb.row(r).head(width);
+    basis[r] = c;
   };
   pivot(t, z0);                      // z0 enters, w_t leaves
-  int entering = nc + t;             // its complement z_t enters next
+  int entering = n + t;              // its complement z_t enters next
+  // Lexicographic tie-break (Cottle et al., the lexicographic minimum-ratio rule): of two rows
+  // with the same ratio, the one whose row of B^-1 (the w columns, which started as the
+  // identity), divided by its entry in the entering column, is lexicographically smaller. It
+  // makes every basis along the path nondegenerate in the lexicographic sense, so the path can
+  // neither cycle nor leave it for a ray that a solution exists beside. Degenerate ties are
+  // structural in the friction LCP (its last rows have constant term 0: friction_dynamics/lcp.hpp),
+  // where the plain smaller-row rule did end in rays beside solutions.
+  auto lexically_smaller = [&](int i, int r) {
+    for (int j = 0; j < n; ++j) {
+      const S a = Tb(i, j) / Tb(i, entering), b = Tb(r, j) / Tb(r, entering);
+      if (a < b) return true;
+      if (b < a) return false;
+    }
+    return i < r;
+  };
   const S eps = S(Eigen::NumTraits<S>::epsilon());
-  const int cap = 50 * (nc + 1);
+  const int cap = 50 * (n + 1);
   for (int it = 0; it < cap; ++it) {
     // Minimum-ratio test over the rows whose basic variable decreases as `entering` grows. An
-    // entry counts as positive above 64 n_c eps of the column's largest: smaller ones are the
+    // entry counts as positive above 64 n eps of the column's largest: smaller ones are the
     // rounding of eliminations that should have left exact zeros.
     S colmax = S(0);
-    for (int i = 0; i < nc; ++i) colmax = std::max(colmax, S(abs_(Tb(i, entering))));
-    const S tol = S(64) * S(nc) * eps * colmax;
+    for (int i = 0; i < n; ++i) colmax = std::max(colmax, S(abs_(Tb(i, entering))));
+    const S tol = S(64) * S(n) * eps * colmax;
+    // Two ratios within 64 n eps of each other (relative) are a tie: a degenerate tie computed
+    // through different rows differs by rounding, and must not be decided by it.
     int r = -1;
     S best = S(0);
-    for (int i = 0; i < nc; ++i) {
+    const S tie_tol = S(1024) * S(n) * eps;
+    for (int i = 0; i < n; ++i) {
       if (!(Tb(i, entering) > tol)) continue;
       const S ratio = Tb(i, rhs) / Tb(i, entering);
-      const bool tie = r >= 0 && !(ratio < best) && !(best < ratio);
-      if (r < 0 || ratio < best || (tie && ws.basis[i] == z0)) { r = i; best = ratio; }
+      const bool tie = r >= 0 && abs_(S(ratio - best)) <= tie_tol * std::max(abs_(ratio), abs_(best));
+      if (r < 0 || (!tie && ratio < best) ||
+          (tie && basis[r] != z0 && (basis[i] == z0 || lexically_smaller(i, r)))) {
+        r = i;
+        best = ratio;
+      }
     }
     if (r < 0)
-      throw std::domain_error(std::string(ws.problem) + " (lemke): " + ws.lcp_name + " has no solution -- Lemke's algorithm ended "
+      throw std::domain_error(std::string(problem) + " (lemke): " + lcp_name + " has no solution -- Lemke's algorithm ended "
                               "in a ray after " + std::to_string(it + 1) + " pivots: no contact forces (or impulses) can keep every "
                               "contact from penetrating (Example 11.1)");
-    const int leaving = ws.basis[r];
+    const int leaving = basis[r];
     pivot(r, entering);
     if (leaving == z0) {
-      for (int i = 0; i < nc; ++i)
-        if (ws.basis[i] >= nc && ws.basis[i] < z0) ws.lambda[ws.basis[i] - nc] = Tb(i, rhs);
-      ws.zeta_dot = ws.d;
-      ws.zeta_dot.noalias() += ws.M * ws.lambda;
+      for (int i = 0; i < n; ++i)
+        if (basis[i] >= n && basis[i] < z0) z[basis[i] - n] = Tb(i, rhs);
+      w.head(n) = d.head(n);
+      w.head(n).noalias() += M.topLeftCorner(n, n) * z.head(n);
       return;
     }
-    entering = leaving < nc ? leaving + nc : leaving - nc;
+    entering = leaving < n ? leaving + n : leaving - n;
   }
-  throw std::domain_error(std::string(ws.problem) + " (lemke): no solution after " + std::to_string(cap) +
+  throw std::domain_error(std::string(problem) + " (lemke): no solution after " + std::to_string(cap) +
                           " pivots (a degenerate LCP cycling?)");
+}
+
+// The contact (or impact) LCP of the workspace: w = zeta_dot, z = lambda.
+template <class S> void lemke(ContactWorkspace<S>& ws) {
+  lemke_solve<S>(ws.nc, ws.M, ws.d, ws.tableau, ws.basis, ws.lambda, ws.zeta_dot, ws.problem, ws.lcp_name);
 }
 
 }  // namespace rbd::contacts

@@ -19,6 +19,7 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "contact_dynamics/workspace.hpp"
 #include "inverse_dynamics/rnea_spatial.hpp"
@@ -26,6 +27,57 @@
 #include "model/base_coordinates.hpp"
 
 namespace rbd::contacts {
+
+// The column t = (J_s^T - J_p^T) f of a unit force f (Pluecker, base coordinates) acting on s and
+// -f on p (Eq. 11.25): +S_j^T f on the path from s, -S_j^T f on the path from p, stepping the
+// larger body number towards the base until the paths meet. t must be zero on entry.
+template <class S>
+void force_column(const Model<S>& m, int p, int s, const Vec6<S>& f, const Forces6<S>& S0, Eigen::Ref<VecX<S>> t) {
+  int a = p, b = s;
+  while (a != b) {
+    if (a > b) {
+      for (int k = 0; k < m.joint[a].nv(); ++k) t[m.v_idx[a] + k] = -Vec6<S>(S0.col(m.v_idx[a] + k)).dot(f);
+      a = m.parent[a];
+    } else {
+      for (int k = 0; k < m.joint[b].nv(); ++k) t[m.v_idx[b] + k] = Vec6<S>(S0.col(m.v_idx[b] + k)).dot(f);
+      b = m.parent[b];
+    }
+  }
+}
+
+// The unit force f = [x x e; e] along direction e (base coordinates) through C' = x.
+template <class S> Vec6<S> line_force(const Vec3<S>& x, const Vec3<S>& e) { return join<S>(cross<S>(x, e), e); }
+
+// Relative motion of C' of a contact, base coordinates: x, the relative spatial velocity and
+// velocity-product acceleration of s and p, p's velocity, and u, the velocity of C' relative to
+// the point of p at C (the slip, when the contact touches).
+template <class S> struct ContactPointMotion {
+  Vec3<S> x, u;
+  Vec6<S> vp, dv, da;
+};
+
+template <class S>
+ContactPointMotion<S> contact_point_motion(const Model<S>& m, const PointContact<S>& c, const std::vector<Vec6<S>>& v,
+                                           const std::vector<Vec6<S>>& avp, const std::vector<Transform<S>>& X0) {
+  const Vec6<S> a_base = join<S>(Vec3<S>::Zero(), Vec3<S>(-m.gravity));  // a_0 = -a_g
+  const Transform<S>& Xs = X0[c.s];
+  ContactPointMotion<S> out;
+  out.x = Xs.r + Xs.E.transpose() * c.point;
+  const Vec6<S> vs = Xs.apply_inverse(v[c.s]), as = Xs.apply_inverse(avp[c.s]);
+  out.vp = c.p < 0 ? Vec6<S>::Zero() : X0[c.p].apply_inverse(v[c.p]);
+  const Vec6<S> ap = c.p < 0 ? a_base : X0[c.p].apply_inverse(avp[c.p]);
+  out.u = (lin(vs) + cross<S>(ang(vs), out.x)) - (lin(out.vp) + cross<S>(ang(out.vp), out.x));
+  out.dv = vs - out.vp;
+  out.da = as - ap;
+  return out;
+}
+
+// (T_dot^T qd) for the unit force f = [x x e; e] with e fixed in p (Eq. 11.30 and the header's
+// n_dot): f . (a_s - a_p) + f_dot . (v_s - v_p), f_dot = v_p x* f + [u x e; 0].
+template <class S> S force_rate_term(const ContactPointMotion<S>& k, const Vec6<S>& f) {
+  const Vec6<S> fdot = crf<S>(k.vp, f) + join<S>(cross<S>(k.u, lin(f)), Vec3<S>::Zero());
+  return f.dot(k.da) + fdot.dot(k.dv);
+}
 
 // n_i and T for every contact (Eqs. 11.1, 11.25, 11.31), in base coordinates, from ws.Xup and
 // the multi-DoF joints' S of the pass that made them (the RNEA, the CRBA or the ABA). Also what
@@ -39,20 +91,9 @@ void contact_normals(const Model<S>& m, const PointContacts<S>& contacts, Contac
     const Transform<S>& Xs = ws.X0[c.s];
     const Vec3<S> x = Xs.r + Xs.E.transpose() * c.point;                            // C' (= C) in base coordinates
     const Vec3<S> n3 = c.p < 0 ? c.normal : Vec3<S>(ws.X0[c.p].E.transpose() * c.normal);
-    const Vec6<S> n = join<S>(cross<S>(x, n3), n3);                                // Eq. 11.1's n, Pluecker at the base origin
+    const Vec6<S> n = line_force<S>(x, n3);                                         // Eq. 11.1's n, Pluecker at the base origin
     ws.normal.col(i) = n;
-    // t_i = (J_s^T - J_p^T) n_i (Eq. 11.25): +S_j^T n on the path from s, -S_j^T n on the path
-    // from p, stepping the larger body number towards the base until the paths meet.
-    int a = c.p, b = c.s;
-    while (a != b) {
-      if (a > b) {
-        for (int k = 0; k < m.joint[a].nv(); ++k) ws.T(m.v_idx[a] + k, i) = -Vec6<S>(ws.S0.col(m.v_idx[a] + k)).dot(n);
-        a = m.parent[a];
-      } else {
-        for (int k = 0; k < m.joint[b].nv(); ++k) ws.T(m.v_idx[b] + k, i) = Vec6<S>(ws.S0.col(m.v_idx[b] + k)).dot(n);
-        b = m.parent[b];
-      }
-    }
+    force_column<S>(m, c.p, c.s, n, ws.S0, ws.T.col(i));
   }
 }
 
@@ -62,19 +103,8 @@ template <class S>
 void contact_kinematics(const Model<S>& m, const PointContacts<S>& contacts, const std::vector<Vec6<S>>& v,
                         const std::vector<Vec6<S>>& avp, ContactWorkspace<S>& ws) {
   contact_normals<S>(m, contacts, ws);
-  const Vec6<S> a_base = join<S>(Vec3<S>::Zero(), Vec3<S>(-m.gravity));  // a_0 = -a_g
-  for (int i = 0; i < ws.nc; ++i) {
-    const PointContact<S>& c = contacts[i];
-    const Transform<S>& Xs = ws.X0[c.s];
-    const Vec6<S> n = ws.normal.col(i);
-    const Vec3<S> n3 = lin(n), x = Xs.r + Xs.E.transpose() * c.point;
-    const Vec6<S> vs = Xs.apply_inverse(v[c.s]), as = Xs.apply_inverse(avp[c.s]);
-    const Vec6<S> vp = c.p < 0 ? Vec6<S>::Zero() : ws.X0[c.p].apply_inverse(v[c.p]);
-    const Vec6<S> ap = c.p < 0 ? a_base : ws.X0[c.p].apply_inverse(avp[c.p]);
-    const Vec3<S> u = (lin(vs) + cross<S>(ang(vs), x)) - (lin(vp) + cross<S>(ang(vp), x));
-    const Vec6<S> ndot = crf<S>(vp, n) + join<S>(cross<S>(u, n3), Vec3<S>::Zero());
-    ws.Tdot_qd[i] = n.dot(as - ap) + ndot.dot(vs - vp);                            // Eq. 11.30
-  }
+  for (int i = 0; i < ws.nc; ++i)
+    ws.Tdot_qd[i] = force_rate_term<S>(contact_point_motion<S>(m, contacts[i], v, avp, ws.X0), Vec6<S>(ws.normal.col(i)));
 }
 
 // M and d must be finite: the pivoting solvers compare magnitudes, and a comparison with NaN is
@@ -94,6 +124,17 @@ template <class S> void require_finite_lcp(const ContactWorkspace<S>& ws) {
                               std::to_string(r) + " (a NaN or inf in q, qd, tau or the model?)");
 }
 
+// The dense routes' factor, after the RNEA has made C: H by the CRBA, H = L L^T, and
+// z = L^-1 (tau - C). (The CRBA comes after the contact kinematics, which read the RNEA's Xup.)
+template <class S> void factor_and_reduce(const Model<S>& m, const VecX<S>& q, const VecX<S>& tau, ContactWorkspace<S>& ws) {
+  Crba::run<S>(m, q, ws.Hd, ws);
+  ws.llt->compute(ws.Hd);
+  if (ws.llt->info() != Eigen::Success)
+    throw std::domain_error(std::string(ws.problem) + ": H (CRBA) is not positive definite (a non-physical inertia, or NaN in q?)");
+  ws.z = tau - ws.C;
+  ws.llt->matrixL().solveInPlace(ws.z);
+}
+
 // The dense route: C and the a_i^vp by the RNEA with qdd = 0, H by the CRBA, H = L L^T, then
 // Y = L^-1 T and z = L^-1 (tau - C), so M = Y^T Y (Eq. 11.35) and d = Y^T z + T_dot^T qd (Eq. 11.36).
 template <class S>
@@ -102,14 +143,9 @@ void dense_lcp(const Model<S>& m, const PointContacts<S>& contacts, const VecX<S
   ws.prepare(m, contacts);
   RneaSpatial::run<S>(m, q, qd, ws.zero, f_ext, ws.C, ws);  // C = ID(q, qd, 0); leaves v_i, a_i^vp
   contact_kinematics<S>(m, contacts, ws.v, ws.a, ws);
-  Crba::run<S>(m, q, ws.Hd, ws);
-  ws.llt->compute(ws.Hd);
-  if (ws.llt->info() != Eigen::Success)
-    throw std::domain_error(std::string(ws.problem) + ": H (CRBA) is not positive definite (a non-physical inertia, or NaN in q?)");
+  factor_and_reduce<S>(m, q, tau, ws);
   ws.Y = ws.T;
   ws.llt->matrixL().solveInPlace(ws.Y);
-  ws.z = tau - ws.C;
-  ws.llt->matrixL().solveInPlace(ws.z);
   ws.M.noalias() = ws.Y.transpose() * ws.Y;
   ws.d = ws.Tdot_qd;
   ws.d.noalias() += ws.Y.transpose() * ws.z;

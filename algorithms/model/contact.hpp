@@ -17,10 +17,21 @@
 //    phi_dot = zeta = 0; the separation acceleration is then zeta_dot = phi_ddot (Eqs. 11.38-11.40).
 //  - restitution: Newton's coefficient e in [0, 1] (Eq. 11.64), used only by impulsive dynamics
 //    (impact_dynamics/): the ratio of separation velocities after and before an impact.
+//  - friction, tangent, facets, slip_speed: Coulomb friction, used only by the friction family
+//    (friction_dynamics/). friction is mu >= 0. tangent is t1, a unit vector in the plane (p's
+//    coordinates, perpendicular to normal); t2 = normal x t1. The friction cone is replaced by the
+//    pyramid spanned by normal + mu d_j, d_j = cos(2 pi j / k) t1 + sin(2 pi j / k) t2,
+//    j = 0..k-1, k = facets >= 3 (the polyhedral cone of Stewart and Trinkle, 1996; the book
+//    treats Coulomb friction only at impacts, Eq. 11.72, and in soft contact, Eq. 11.79). Its
+//    orientation matters (a pyramid is not round), which is why t1 is data, not a choice of the
+//    algorithm. A contact whose slip speed |u_t| (C' relative to p, in the plane) exceeds
+//    slip_speed slides: its friction force is -mu lambda u_t / |u_t| exactly (the kinetic law,
+//    no pyramid); otherwise it sticks and the static law acts through the pyramid.
 //  - The contact point C is the foot of C' on the plane. It moves over the plane as C' slides,
 //    so the normal's line of action moves in p: section 11.1's n_dot has a term for that besides
 //    p's own motion (contact_dynamics/steps.hpp derives it).
 #include <cmath>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -34,6 +45,10 @@ template <class S> struct PointContact {
   Vec3<S> normal = Vec3<S>(S(0), S(0), S(1));    // unit, body p (or base) coordinates
   S offset = S(0);                               // plane: normal . x = offset
   S restitution = S(0);                          // e of Eq. 11.64, in [0, 1]
+  S friction = S(0);                             // Coulomb's mu >= 0 (friction family only)
+  Vec3<S> tangent = Vec3<S>(S(1), S(0), S(0));   // t1: unit, perpendicular to normal, body p coordinates
+  int facets = 4;                                // k >= 3: the friction pyramid's edges
+  S slip_speed = S(1e-9);                        // |u_t| above this slides (kinetic friction)
   std::string name;
 
   // Exact cast, as LoopJoint::cast; the normal is re-normalised in T's precision, so a 50-digit
@@ -46,6 +61,15 @@ template <class S> struct PointContact {
     out.normal /= sqrt_(T(out.normal.squaredNorm()));
     out.offset = scalar_cast<T>(offset);
     out.restitution = scalar_cast<T>(restitution);
+    out.friction = scalar_cast<T>(friction);
+    out.facets = facets;
+    out.slip_speed = scalar_cast<T>(slip_speed);
+    // The tangent made exactly perpendicular and unit in T, unless it is (nearly) parallel to the
+    // normal: then it is left as it is, for check_friction to name when mu > 0 (the frictionless
+    // families never read it, and the default x axis is parallel to an x normal).
+    out.tangent = tangent.template cast<T>();
+    const Vec3<T> t = out.tangent - out.normal * T(out.normal.dot(out.tangent));
+    if (T(t.squaredNorm()) > T(0.25)) out.tangent = t / sqrt_(T(t.squaredNorm()));
     return out;
   }
 };
@@ -88,12 +112,40 @@ template <class S> void check_restitution(const PointContacts<S>& contacts) {
                        std::to_string(static_cast<double>(contacts[i].restitution)) + " is outside [0, 1] (Eq. 11.64)");
 }
 
+// The friction data of every contact (friction_dynamics/), in any scalar: mu >= 0 and finite,
+// k >= 3 facets (fewer cannot surround the origin of the tangent plane) and at most 64 (beyond,
+// the pyramid is within 0.12% of the cone and the LCP only grows), slip_speed > 0 and finite,
+// and, when mu > 0, a unit tangent perpendicular to the normal to sqrt(eps) (a cast re-makes it
+// exactly; a typed one carries ~16 digits). Throws ModelError naming the contact.
+template <class S> void check_friction(const PointContacts<S>& contacts) {
+  const S big = S(std::numeric_limits<double>::max());
+  const S tol = sqrt_(S(Eigen::NumTraits<S>::epsilon()));
+  for (std::size_t i = 0; i < contacts.size(); ++i) {
+    const auto& c = contacts[i];
+    if (!(c.friction >= S(0) && c.friction <= big))
+      throw ModelError(contact_name(contacts, i) + ": the friction coefficient mu = " +
+                       std::to_string(static_cast<double>(c.friction)) + " must be finite and >= 0");
+    if (c.facets < 3 || c.facets > 64)
+      throw ModelError(contact_name(contacts, i) + ": the friction pyramid needs 3 to 64 facets, not " +
+                       std::to_string(c.facets));
+    if (!(c.slip_speed > S(0) && c.slip_speed <= big))
+      throw ModelError(contact_name(contacts, i) + ": slip_speed = " + std::to_string(static_cast<double>(c.slip_speed)) +
+                       " must be finite and > 0");
+    if (c.friction > S(0) &&
+        !(abs_(S(c.tangent.squaredNorm() - S(1))) <= tol && abs_(S(c.tangent.dot(c.normal))) <= tol))
+      throw ModelError(contact_name(contacts, i) + ": the tangent t1 must be a unit vector perpendicular to the normal "
+                       "(|t1|^2 - 1 = " + std::to_string(static_cast<double>(c.tangent.squaredNorm() - S(1))) +
+                       ", t1 . normal = " + std::to_string(static_cast<double>(c.tangent.dot(c.normal))) + ")");
+  }
+}
+
 // Checks the contacts' data in double: bodies, p != s, finite numbers, a unit normal (to 1e-12,
 // the tolerance ModelBuilder uses for a rotation typed with ~16 digits), e in [0, 1]. Throws
 // ModelError naming the contact and the problem.
 inline void validate_contacts(const Model<double>& m, const PointContacts<double>& contacts) {
   check_contact_bodies(m, contacts);
   check_restitution(contacts);
+  check_friction(contacts);
   for (std::size_t i = 0; i < contacts.size(); ++i) {
     const auto& c = contacts[i];
     if (!c.point.allFinite()) throw ModelError(contact_name(contacts, i) + ": the point has a non-finite coordinate");

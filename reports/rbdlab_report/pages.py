@@ -499,7 +499,9 @@ def index_page(ctx):
                  + (f", peers: {', '.join(data.peers[fam])}" if data.peers.get(fam) else ""))
     for study, title in (("frames", "Moving frames and representations (seeds 000, 002)"),
                          ("integration", "Lie-group integration, SE(3) vs SO(3)xR3 (seed 004)"),
-                         ("constraints", "Quaternion constraint Jacobians, 64 lock masks (seed 001)")):
+                         ("constraints", "Quaternion constraint Jacobians, 64 lock masks (seed 001)"),
+                         ("contact_simulation", "Contact simulation: event-driven vs time-stepping (Table 11.1)"),
+                         ("lcp_solvers", "Contact LCP solvers: projected Gauss-Seidel vs pivoting (Eqs. 11.42-11.43)")):
         if os.path.exists(os.path.join(data.data_dir, study + ".json")):
             L.append(f"- [{title}]({study}.md)")
     if os.path.exists(os.path.join(data.data_dir, "roundoff.json")):

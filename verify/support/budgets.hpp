@@ -61,6 +61,7 @@
 #include "cases/states.hpp"
 #include "closed_loop_dynamics/steps.hpp"
 #include "contact_dynamics/contact_dantzig.hpp"
+#include "friction_dynamics/friction_lemke.hpp"
 #include "impact_dynamics/impact_dantzig.hpp"
 #include <Eigen/SVD>
 #include "forward_dynamics/aba.hpp"
@@ -70,7 +71,7 @@ namespace rbd::verify {
 
 enum class BudgetRule {
   recursion, solve_with_H, articulated_solves, inverse_inertias, solve_with_geared_H, solve_with_loops, solve_with_contacts,
-  impact_with_contacts
+  impact_with_contacts, friction_with_contacts
 };
 
 inline std::string_view rule_name(BudgetRule r) {
@@ -83,6 +84,7 @@ inline std::string_view rule_name(BudgetRule r) {
     case BudgetRule::solve_with_loops: return "solve_with_loops";
     case BudgetRule::solve_with_contacts: return "solve_with_contacts";
     case BudgetRule::impact_with_contacts: return "impact_with_contacts";
+    case BudgetRule::friction_with_contacts: return "friction_with_contacts";
   }
   return "?";
 }
@@ -97,6 +99,7 @@ inline std::string_view rule_formula(BudgetRule r) {
     case BudgetRule::solve_with_loops: return "cond2(Z^T H Z) cond_r(K) (32 (d + 1) + 4 (nv + nc))";
     case BudgetRule::solve_with_contacts: return "cond2(Z_A^T H Z_A) cond2(T_A) (32 (d + 1) + 4 (nv + nc))";
     case BudgetRule::impact_with_contacts: return "cond2(Z_A^T H Z_A) cond2(T_A) (32 (d + 1) + 4 (nv + nc)), A the impact's";
+    case BudgetRule::friction_with_contacts: return "cond2(Z_A^T H Z_A) cond2(K_A) rho_f (32 (d + 1) + 4 (nv + N)), K_A the held rows";
   }
   return "?";
 }
@@ -289,6 +292,64 @@ inline double max_cond_impacts(const Model<double>& md, int seeds, int& nc_max) 
   return worst;
 }
 
+// For the friction variants, at the state the family makes (families.hpp: cases::frictional_velocity),
+// from friction_lemke's solution in double. At a nondegenerate solution each pressing contact
+// (lambda_n > 0) holds rows K_A: its normal row, plus its two tangent rows if it stays stuck
+// (sticking with gamma = 0); its force acts along columns F_A: the same three if stuck, else one,
+// n + (f_t / lambda_n) (the kinetic law or the pyramid's boundary point). qdd then solves
+// H qdd = tau - C + F_A x, K_A qdd = r_A: the constrained solve of solve_with_contacts when
+// F_A = K_A^T, whose sensitivity is cond2(Z_A^T H Z_A) cond2(K_A). Friction tilts the force
+// columns away from the rows: the multipliers come from K_A H^-1 F_A instead of the symmetric
+// K_A H^-1 K_A^T, which amplifies a perturbation by sigma_min(K H^-1 K^T) / sigma_min(K H^-1 F)
+// more (first order), and the columns are up to (1 + mu) longer; rho_f is the product of the two
+// (1 without slipping contacts). N, the LCP's size, replaces nc in the rounding count.
+inline double max_cond_friction(const Model<double>& md, int seeds, int& n_max) {
+  double worst = 1;
+  n_max = 0;
+  for (int seed = 1; seed <= seeds; ++seed) {
+    const cases::State s = cases::random_state(md, seed);
+    const PointContacts<double> contacts = cases::place_contacts<double>(md, s.q, s.contacts);
+    const VecX<double> qd = cases::frictional_velocity<double>(md, contacts, s.q, s.qd, s.contacts);
+    FrictionWorkspace<double> ws(md);
+    VecX<double> qdd(md.nv);
+    FrictionLemke::run<double>(md, contacts, s.q, qd, s.tau, nullptr, qdd, ws);
+    n_max = std::max(n_max, ws.N);
+    std::vector<Eigen::VectorXd> rows, cols;
+    double mu_max = 0;
+    bool slipping = false;
+    for (int i = 0; i < ws.nc; ++i) {
+      const double lambda = ws.f[3 * i];
+      if (!(lambda > 0)) continue;
+      const bool stuck = !ws.sliding[i] && ws.lcp_z[ws.gamma[i]] == 0;
+      if (stuck) {
+        for (int d = 0; d < 3; ++d) { rows.push_back(ws.T3.col(3 * i + d)); cols.push_back(ws.T3.col(3 * i + d)); }
+      } else {
+        rows.push_back(ws.T3.col(3 * i));
+        cols.push_back(ws.T3.col(3 * i) + (ws.f[3 * i + 1] / lambda) * ws.T3.col(3 * i + 1) +
+                       (ws.f[3 * i + 2] / lambda) * ws.T3.col(3 * i + 2));
+        mu_max = std::max(mu_max, contacts[i].friction);
+        slipping = true;
+      }
+    }
+    const int na = static_cast<int>(rows.size());
+    MatX<double> KA(na, md.nv), FA(md.nv, na);
+    for (int r = 0; r < na; ++r) { KA.row(r) = rows[r].transpose(); FA.col(r) = cols[r]; }
+    double rho = 1;
+    if (slipping) {
+      const Eigen::LLT<MatX<double>> llt(ws.Hd);
+      const MatX<double> Msym = KA * llt.solve(MatX<double>(KA.transpose()));
+      const MatX<double> Mf = KA * llt.solve(FA);
+      auto sigma_min = [](const MatX<double>& A) {
+        const Eigen::JacobiSVD<MatX<double>> svd(A);
+        return svd.singularValues()[svd.singularValues().size() - 1];
+      };
+      rho = std::max(1.0, sigma_min(Msym) / sigma_min(Mf)) * (1 + mu_max);
+    }
+    worst = std::max(worst, cond_constrained(KA, ws.Hd, 1e4 * static_cast<double>(md.nv) * 2.220446049250313e-16) * rho);
+  }
+  return worst;
+}
+
 // The conditioning a budget rule needs, computed once per model and shared by the variants.
 struct Conditioning {
   const Model<double>& md;
@@ -319,6 +380,13 @@ struct Conditioning {
     return cond_impacts;
   }
   int impact_nc() { impacts(); return impacts_nc; }
+  double cond_friction = -1;
+  int friction_n = 0;
+  double friction() {
+    if (cond_friction < 0) cond_friction = max_cond_friction(md, seeds, friction_n);
+    return cond_friction;
+  }
+  int friction_lcp_size() { friction(); return friction_n; }
 };
 
 inline double budget_eps(BudgetRule rule, Conditioning& c) {
@@ -332,6 +400,8 @@ inline double budget_eps(BudgetRule rule, Conditioning& c) {
     case BudgetRule::solve_with_loops: return c.loops() * (32.0 * d1 + 4.0 * (c.md.nv + c.loop_nc()));
     case BudgetRule::solve_with_contacts: return c.contacts() * (32.0 * d1 + 4.0 * (c.md.nv + c.contact_nc()));
     case BudgetRule::impact_with_contacts: return c.impacts() * (32.0 * d1 + 4.0 * (c.md.nv + c.impact_nc()));
+    case BudgetRule::friction_with_contacts:
+      return c.friction() * (32.0 * d1 + 4.0 * (c.md.nv + c.friction_lcp_size()));
   }
   throw std::logic_error("budget_eps: unknown rule");
 }

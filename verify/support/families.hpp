@@ -15,6 +15,7 @@
 #include "contact_dynamics/variants.hpp"
 #include "factorization/variants.hpp"
 #include "forward_dynamics/variants.hpp"
+#include "friction_dynamics/variants.hpp"
 #include "geared_dynamics/variants.hpp"
 #include "hybrid_dynamics/variants.hpp"
 #include "impact_dynamics/variants.hpp"
@@ -239,9 +240,38 @@ struct ImpactDynamicsFamily {
   template <class V> static constexpr BudgetRule budget_rule = BudgetRule::impact_with_contacts;
 };
 
+// Contact dynamics with Coulomb friction (friction_dynamics/README.md) at the same touching
+// contacts, each with its drawn mu, pyramid and t1: qd is projected in S so that every contact's
+// separation velocity and every sticking contact's slip vanish (cases::frictional_velocity);
+// sliding contacts keep their slip. The value is qdd, unique on the drawn states (the oracle
+// enumerates every solution and refuses a state with two).
+struct FrictionDynamicsFamily {
+  static constexpr std::string_view name = "friction_dynamics";
+  using Variants = FrictionVariants;
+  template <class S> struct Frictional {
+    PointContacts<S> contacts;
+    VecX<S> qd;
+  };
+  template <class S> static Frictional<S> frictional_state(const Model<S>& m, const StateOf<S>& x) {
+    Frictional<S> t{cases::place_contacts<S>(m, x.q, x.contact_specs), {}};
+    t.qd = cases::frictional_velocity<S>(m, t.contacts, x.q, x.qd, x.contact_specs);
+    return t;
+  }
+  template <class V, class S>
+  static MatX<S> evaluate(const Model<S>& m, const StateOf<S>& x, Workspace<S>&) {
+    const Frictional<S> t = frictional_state<S>(m, x);
+    FrictionWorkspace<S> ws(m);
+    VecX<S> qdd(m.nv);
+    V::template run<S>(m, t.contacts, x.q, t.qd, x.tau, &x.f_ext, qdd, ws);
+    return qdd;
+  }
+  template <class V> static constexpr BudgetRule budget_rule = BudgetRule::friction_with_contacts;
+};
+
 using AllFamilies = std::tuple<InverseDynamicsFamily, MassMatrixFamily, BiasFamily, FactorizationFamily,
                                ForwardDynamicsFamily, HybridDynamicsFamily, GearedDynamicsFamily,
-                               ClosedLoopDynamicsFamily, ContactDynamicsFamily, ImpactDynamicsFamily>;
+                               ClosedLoopDynamicsFamily, ContactDynamicsFamily, ImpactDynamicsFamily,
+                               FrictionDynamicsFamily>;
 
 // Calls f.template operator()<T>() for each type T in a tuple.
 template <class Tuple, class F> void for_each_type(F&& f) {

@@ -68,5 +68,6 @@ const FamilyEntry& geared_dynamics_family();
 const FamilyEntry& closed_loop_dynamics_family();
 const FamilyEntry& contact_dynamics_family();
 const FamilyEntry& impact_dynamics_family();
+const FamilyEntry& friction_dynamics_family();
 
 }  // namespace rbd::verify

@@ -3,6 +3,7 @@
 #include "reference/gepp.hpp"
 #include "reference/lagrange_oracle.hpp"
 #include "reference/contact_oracle.hpp"
+#include "reference/friction_oracle.hpp"
 #include "reference/impact_oracle.hpp"
 #include "reference/loop_oracle.hpp"
 #include "verify/support/families.hpp"
@@ -132,6 +133,17 @@ template <> inline MatX<Reference> oracle_value<ImpactDynamicsFamily>(const Mode
                                                                      const StateOf<Reference>& x) {
   const auto t = ImpactDynamicsFamily::impact_state<Reference>(m, x);
   return oracle::impact_response<Reference>(m, t.contacts, x.q, t.qd_minus);
+}
+
+// Contacts with Coulomb friction: H qdd + C = tau + sum of each contact's normal and tangential
+// rows times its force, with every contact's mode (separating; stuck; slipping at a vertex or an
+// edge of its pyramid; sliding) enumerated and checked against Coulomb's law and maximum
+// dissipation (reference/friction_oracle.hpp), the rows from its own phi on 4x4 poses. The state
+// is made as the family makes it (the problem, not an answer).
+template <> inline MatX<Reference> oracle_value<FrictionDynamicsFamily>(const Model<Reference>& m,
+                                                                       const StateOf<Reference>& x) {
+  const auto t = FrictionDynamicsFamily::frictional_state<Reference>(m, x);
+  return oracle::friction_forward_dynamics<Reference>(m, t.contacts, x.q, t.qd, x.tau, &x.f_ext);
 }
 
 }  // namespace rbd::verify
