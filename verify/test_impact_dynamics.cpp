@@ -30,6 +30,7 @@
 #include "cases/contacts.hpp"
 #include "cases/registry.hpp"
 #include "cases/states.hpp"
+#include "impact_dynamics/sticking_impact.hpp"
 #include "impact_dynamics/variants.hpp"
 #include "model/contact.hpp"
 #include "reference/impact_oracle.hpp"
@@ -157,6 +158,87 @@ TEST_CASE("impact: two free bodies at one point follow Eq. 11.65 and the classic
     VecX<R> lam;
     const VecX<R> qd_oracle = oracle::impact_response<R>(m, cs, q, qd, &lam);
     check("oracle", qd_oracle, lam[0]);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// a2. Eq. 11.72: the impact that arrests the tangential motion, against the book's two-body form.
+// ---------------------------------------------------------------------------------------------
+TEST_CASE("impact: sticking friction (Eq. 11.72) on two free bodies equals the book's 3D form and stops the slip "
+          "(Reference)",
+          "[impact_dynamics]") {
+  // The bodies of case a. The book's form with 3-vectors: the relative velocity of the contact
+  // points responds to an impulse iota (on body 1 at C, -iota on body 0) through
+  // K = sum_k (1/m_k 1 - [r_k]x I_kw^-1 [r_k]x); with N = [t1 t2 n] (world), zeta = N^T (v_C1 - v_C0)
+  // and lambda = -(N^T K N)^-1 (1 + E) zeta (Eq. 11.72 with N^T (I_1^-1 + I_2^-1) N written as
+  // N^T K N); then v_c1 += iota / m_1, omega_1 += I_1w^-1 (r_1 x iota), body 0 the opposite.
+  Mat3<double> I0, I1;
+  I0 << 0.31, 0.02, -0.03, 0.02, 0.27, 0.015, -0.03, 0.015, 0.22;
+  I1 << 0.12, -0.01, 0.02, -0.01, 0.15, 0.005, 0.02, 0.005, 0.1;
+  const double m0 = 1.3, m1 = 0.8;
+  ModelBuilder b("two free bodies");
+  b.gravity(Vec3<double>(0, 0, -9.81));
+  b.add_body("plane carrier", -1, free_joint(), Transform<double>{}, m0, Vec3<double>::Zero(), I0);
+  b.add_body("point carrier", -1, free_joint(), Transform<double>{}, m1, Vec3<double>::Zero(), I1);
+  const Model<R> m = b.finish().cast<R>();
+  const Eigen::Quaternion<R> u0 = Eigen::Quaternion<R>(R("0.9"), R("0.2"), R("-0.3"), R("0.1")).normalized();
+  const Eigen::Quaternion<R> u1 = Eigen::Quaternion<R>(R("0.5"), R("-0.4"), R("0.6"), R("0.3")).normalized();
+  const Vec3<R> c0(R("0.1"), R("0.2"), R("0.3")), c1(R("0.3"), R("-0.1"), R("0.45"));
+  VecX<R> q(14);
+  q << u0.w(), u0.x(), u0.y(), u0.z(), c0, u1.w(), u1.x(), u1.y(), u1.z(), c1;
+  cases::ContactSpec spec;
+  spec.p = 0;
+  spec.s = 1;
+  spec.point = Vec3<double>(0.05, -0.1, -0.2);
+  spec.normal = Vec3<double>(0.2, -0.1, 1.0).normalized();
+  spec.tangent = Vec3<double>(1.0, 0.0, -0.2).normalized();  // perpendicular to the normal
+  spec.friction = 0.5;
+  const Mat3<R> R0 = u0.toRotationMatrix(), R1 = u1.toRotationMatrix();
+  const Vec3<R> w0b(R("0.4"), R("-0.7"), R("0.2")), w1b(R("-0.3"), R("0.5"), R("0.9"));
+  const Vec3<R> n_world = R0 * Vec3<R>(spec.normal.cast<R>().normalized());
+  const Vec3<R> v0b(R("0.1"), R("0.2"), R("-0.3"));
+  const Vec3<R> v1b = R1.transpose() * (Vec3<R>(R("-0.2"), R("0.4"), R(0)) - R("2.5") * n_world);
+  VecX<R> qd(12);
+  qd << w0b, v0b, w1b, v1b;
+  const Mat3<R> I0w_inv = R0 * I0.cast<R>().inverse() * R0.transpose(), I1w_inv = R1 * I1.cast<R>().inverse() * R1.transpose();
+  for (double e : {0.0, 0.6, 1.0}) {
+    spec.restitution = e;
+    const PointContacts<R> cs = cases::place_contacts<R>(m, q, {spec});
+    const Vec3<R> x = c1 + R1 * cs[0].point;
+    Mat3<R> N;
+    N.col(0) = R0 * cs[0].tangent;
+    N.col(2) = R0 * cs[0].normal;
+    N.col(1) = N.col(2).cross(N.col(0));  // t2 = n x t1
+    const Vec3<R> r0 = x - c0, r1 = x - c1;
+    const Vec3<R> vp0 = R0 * v0b + (R0 * w0b).cross(r0), vp1 = R1 * v1b + (R1 * w1b).cross(r1);
+    const Vec3<R> zeta = N.transpose() * (vp1 - vp0);
+    const Mat3<R> K = Mat3<R>::Identity() * (R(1) / R(m0) + R(1) / R(m1)) - skew<R>(r0) * I0w_inv * skew<R>(r0) -
+                      skew<R>(r1) * I1w_inv * skew<R>(r1);
+    Vec3<R> target = -zeta;
+    target[2] *= R(1) + R(e);  // (1 + E) zeta, E = diag(0, 0, e) with the normal last (Eq. 11.71)
+    const Vec3<R> lambda = Mat3<R>(N.transpose() * K * N).inverse() * target;
+    const Vec3<R> iota = N * lambda;
+    VecX<R> expected(12);
+    expected << w0b - R0.transpose() * (I0w_inv * r0.cross(iota)), v0b - R0.transpose() * iota / R(m0),
+        w1b + R1.transpose() * (I1w_inv * r1.cross(iota)), v1b + R1.transpose() * iota / R(m1);
+    FrictionWorkspace<R> ws(m);
+    VecX<R> qd_plus(12);
+    const StickingImpactResult res = sticking_impact<R>(m, cs, q, qd, qd_plus, ws);
+    INFO("e = " << e);
+    CHECK(close40(qd_plus, expected));
+    // The impulses in rbdlab's order (normal, t1, t2) against the book's (t1, t2, normal).
+    CHECK(abs_(ws.f[0] - lambda[2]) <= kRel40 * abs_(lambda[2]));
+    CHECK(abs_(ws.f[1] - lambda[0]) <= kRel40 * abs_(lambda[2]));
+    CHECK(abs_(ws.f[2] - lambda[1]) <= kRel40 * abs_(lambda[2]));
+    // After the impact: no slip, and the normal separation speed -e zeta_z.
+    const VecX<R> zeta_plus = ws.T3.transpose() * qd_plus;
+    CHECK(abs_(zeta_plus[0] + R(e) * zeta[2]) <= kRel40 * abs_(zeta[2]));
+    CHECK(abs_(zeta_plus[1]) <= kRel40 * abs_(zeta[2]));
+    CHECK(abs_(zeta_plus[2]) <= kRel40 * abs_(zeta[2]));
+    // The book's assumption checked: pressing, and inside the cone for this mu iff the closed form says so.
+    CHECK(res.pressing[0]);
+    using std::sqrt;
+    CHECK(static_cast<bool>(res.in_cone[0]) == (sqrt(lambda[0] * lambda[0] + lambda[1] * lambda[1]) <= R("0.5") * lambda[2]));
   }
 }
 
