@@ -81,22 +81,25 @@ Joint<double> slider(const Vec3<double>& axis) {
 // A solid ball of radius r and mass m (I_c = 2/5 m r^2), centre at the body origin.
 Mat3<double> ball_inertia(double mass, double r) { return Mat3<double>::Identity() * (0.4 * mass * r * r); }
 
-}  // namespace
+// Two free bodies about to collide at one point (cases a and a2): body 0 carries the plane (B_1
+// of Figure 11.8), body 1 the point (B_2); centres of mass at their origins, turned by unit
+// quaternions; body 1 moves into the plane at 2.5 along -n, which outweighs the other terms of
+// zeta (<= ~1). Velocities in body coordinates (model/joint.hpp's Free joint).
+struct TwoBodies {
+  Model<R> m;
+  VecX<R> q, qd;
+  cases::ContactSpec spec;
+  Mat3<R> R0, R1, I0w_inv, I1w_inv;
+  Vec3<R> c0, c1, w0b, v0b, w1b, v1b;
+  double m0 = 1.3, m1 = 0.8;
+};
 
-// ---------------------------------------------------------------------------------------------
-// a. Eq. 11.65 against the classical impulse formula.
-// ---------------------------------------------------------------------------------------------
-TEST_CASE("impact: two free bodies at one point follow Eq. 11.65 and the classical 3D impulse formula (Reference)",
-          "[impact_dynamics]") {
-  // Body 0 carries the plane (B_1 of Figure 11.8), body 1 the point (B_2); both free, centres of
-  // mass at their origins, turned by unit quaternions. The classical form: with r_k = x - c_k
-  // (world) and w_k = 1/m_k + (r_k x n)^T (R_k I_k^-1 R_k^T) (r_k x n), the impulse is
-  // lambda = -(1 + e) zeta^- / (w_1 + w_2) (Eq. 11.65's n . (I_1^-1 + I_2^-1) n written with
-  // 3-vectors), and v_c2 += lambda n / m_2, omega_2 += I_2w^-1 (r_2 x n) lambda, body 1 opposite.
+TwoBodies two_free_bodies() {
+  TwoBodies t;
   Mat3<double> I0, I1;
   I0 << 0.31, 0.02, -0.03, 0.02, 0.27, 0.015, -0.03, 0.015, 0.22;
   I1 << 0.12, -0.01, 0.02, -0.01, 0.15, 0.005, 0.02, 0.005, 0.1;
-  const double m0 = 1.3, m1 = 0.8;
+  const double m0 = t.m0, m1 = t.m1;
   ModelBuilder b("two free bodies");
   b.gravity(Vec3<double>(0, 0, -9.81));
   b.add_body("plane carrier", -1, free_joint(), Transform<double>{}, m0, Vec3<double>::Zero(), I0);
@@ -121,6 +124,34 @@ TEST_CASE("impact: two free bodies at one point follow Eq. 11.65 and the classic
   VecX<R> qd(12);
   qd << w0b, v0b, w1b, v1b;  // body coordinates (model/joint.hpp's Free joint)
   const Mat3<R> I0w_inv = R0 * I0.cast<R>().inverse() * R0.transpose(), I1w_inv = R1 * I1.cast<R>().inverse() * R1.transpose();
+  t.m = m;
+  t.q = q;
+  t.qd = qd;
+  t.spec = spec;
+  t.R0 = R0; t.R1 = R1; t.I0w_inv = I0w_inv; t.I1w_inv = I1w_inv;
+  t.c0 = c0; t.c1 = c1; t.w0b = w0b; t.v0b = v0b; t.w1b = w1b; t.v1b = v1b;
+  return t;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// a. Eq. 11.65 against the classical impulse formula.
+// ---------------------------------------------------------------------------------------------
+TEST_CASE("impact: two free bodies at one point follow Eq. 11.65 and the classical 3D impulse formula (Reference)",
+          "[impact_dynamics]") {
+  // Body 0 carries the plane (B_1 of Figure 11.8), body 1 the point (B_2); both free, centres of
+  // mass at their origins, turned by unit quaternions. The classical form: with r_k = x - c_k
+  // (world) and w_k = 1/m_k + (r_k x n)^T (R_k I_k^-1 R_k^T) (r_k x n), the impulse is
+  // lambda = -(1 + e) zeta^- / (w_1 + w_2) (Eq. 11.65's n . (I_1^-1 + I_2^-1) n written with
+  // 3-vectors), and v_c2 += lambda n / m_2, omega_2 += I_2w^-1 (r_2 x n) lambda, body 1 opposite.
+  const TwoBodies tb = two_free_bodies();
+  const Model<R>& m = tb.m;
+  const VecX<R>&q = tb.q, &qd = tb.qd;
+  cases::ContactSpec spec = tb.spec;
+  const Mat3<R>&R0 = tb.R0, &R1 = tb.R1, &I0w_inv = tb.I0w_inv, &I1w_inv = tb.I1w_inv;
+  const Vec3<R>&c0 = tb.c0, &c1 = tb.c1, &w0b = tb.w0b, &v0b = tb.v0b, &w1b = tb.w1b, &v1b = tb.v1b;
+  const double m0 = tb.m0, m1 = tb.m1;
   for (double e : {0.0, 0.35, 1.0}) {
     spec.restitution = e;
     const PointContacts<R> cs = cases::place_contacts<R>(m, q, {spec});
@@ -172,35 +203,15 @@ TEST_CASE("impact: sticking friction (Eq. 11.72) on two free bodies equals the b
   // K = sum_k (1/m_k 1 - [r_k]x I_kw^-1 [r_k]x); with N = [t1 t2 n] (world), zeta = N^T (v_C1 - v_C0)
   // and lambda = -(N^T K N)^-1 (1 + E) zeta (Eq. 11.72 with N^T (I_1^-1 + I_2^-1) N written as
   // N^T K N); then v_c1 += iota / m_1, omega_1 += I_1w^-1 (r_1 x iota), body 0 the opposite.
-  Mat3<double> I0, I1;
-  I0 << 0.31, 0.02, -0.03, 0.02, 0.27, 0.015, -0.03, 0.015, 0.22;
-  I1 << 0.12, -0.01, 0.02, -0.01, 0.15, 0.005, 0.02, 0.005, 0.1;
-  const double m0 = 1.3, m1 = 0.8;
-  ModelBuilder b("two free bodies");
-  b.gravity(Vec3<double>(0, 0, -9.81));
-  b.add_body("plane carrier", -1, free_joint(), Transform<double>{}, m0, Vec3<double>::Zero(), I0);
-  b.add_body("point carrier", -1, free_joint(), Transform<double>{}, m1, Vec3<double>::Zero(), I1);
-  const Model<R> m = b.finish().cast<R>();
-  const Eigen::Quaternion<R> u0 = Eigen::Quaternion<R>(R("0.9"), R("0.2"), R("-0.3"), R("0.1")).normalized();
-  const Eigen::Quaternion<R> u1 = Eigen::Quaternion<R>(R("0.5"), R("-0.4"), R("0.6"), R("0.3")).normalized();
-  const Vec3<R> c0(R("0.1"), R("0.2"), R("0.3")), c1(R("0.3"), R("-0.1"), R("0.45"));
-  VecX<R> q(14);
-  q << u0.w(), u0.x(), u0.y(), u0.z(), c0, u1.w(), u1.x(), u1.y(), u1.z(), c1;
-  cases::ContactSpec spec;
-  spec.p = 0;
-  spec.s = 1;
-  spec.point = Vec3<double>(0.05, -0.1, -0.2);
-  spec.normal = Vec3<double>(0.2, -0.1, 1.0).normalized();
+  const TwoBodies tb = two_free_bodies();
+  const Model<R>& m = tb.m;
+  const VecX<R>&q = tb.q, &qd = tb.qd;
+  cases::ContactSpec spec = tb.spec;
+  const Mat3<R>&R0 = tb.R0, &R1 = tb.R1, &I0w_inv = tb.I0w_inv, &I1w_inv = tb.I1w_inv;
+  const Vec3<R>&c0 = tb.c0, &c1 = tb.c1, &w0b = tb.w0b, &v0b = tb.v0b, &w1b = tb.w1b, &v1b = tb.v1b;
+  const double m0 = tb.m0, m1 = tb.m1;
   spec.tangent = Vec3<double>(1.0, 0.0, -0.2).normalized();  // perpendicular to the normal
   spec.friction = 0.5;
-  const Mat3<R> R0 = u0.toRotationMatrix(), R1 = u1.toRotationMatrix();
-  const Vec3<R> w0b(R("0.4"), R("-0.7"), R("0.2")), w1b(R("-0.3"), R("0.5"), R("0.9"));
-  const Vec3<R> n_world = R0 * Vec3<R>(spec.normal.cast<R>().normalized());
-  const Vec3<R> v0b(R("0.1"), R("0.2"), R("-0.3"));
-  const Vec3<R> v1b = R1.transpose() * (Vec3<R>(R("-0.2"), R("0.4"), R(0)) - R("2.5") * n_world);
-  VecX<R> qd(12);
-  qd << w0b, v0b, w1b, v1b;
-  const Mat3<R> I0w_inv = R0 * I0.cast<R>().inverse() * R0.transpose(), I1w_inv = R1 * I1.cast<R>().inverse() * R1.transpose();
   for (double e : {0.0, 0.6, 1.0}) {
     spec.restitution = e;
     const PointContacts<R> cs = cases::place_contacts<R>(m, q, {spec});
