@@ -69,14 +69,6 @@ def _energy_plot(raw, path):
     return True
 
 
-def _plot(ctx, name, fn, raw):
-    rel = f"plots/{name}.svg"
-    if fn(raw, os.path.join(ctx.tmp_out, rel)):
-        ctx.written.append(rel)
-        return f"![{name}]({rel})"
-    return ""
-
-
 def _ball(ctx, raw):
     b = raw["bouncing_ball"]
     s, ed = b["setup"], b["event_driven"]
@@ -112,8 +104,8 @@ def _ball(ctx, raw):
     L += ["", f"The first apex's error falls by {b['first_apex_error_ratio']:.3g}x from h = {hs[-1]:g} to h = {hs[0]:g}: "
           "the scheme rebounds from wherever the step ends, up to h |zeta| short of the ground, and its impacts "
           "fall on the step grid.", ""]
-    L += [_plot(ctx, "contact_simulation_height", _height_plot, raw), "",
-          _plot(ctx, "contact_simulation_energy", _energy_plot, raw), ""]
+    L += [ctx.plot("contact_simulation_height", lambda _data, path: _height_plot(raw, path)), "",
+          ctx.plot("contact_simulation_energy", lambda _data, path: _energy_plot(raw, path)), ""]
     return L
 
 

@@ -64,14 +64,6 @@ def _scatter_plot(raw, path):
     return True
 
 
-def _plot(ctx, name, fn, raw):
-    rel = f"plots/{name}.svg"
-    if fn(raw, os.path.join(ctx.tmp_out, rel)):
-        ctx.written.append(rel)
-        return f"![{name}]({rel})"
-    return ""
-
-
 def render(data, tmp_out, final_out):
     """Writes lcp_solvers.md into tmp_out; returns the list of files written."""
     path = os.path.join(data.data_dir, "lcp_solvers.json")
@@ -102,7 +94,7 @@ def render(data, tmp_out, final_out):
     L += [fmt.table(["n", "mass ratio", "cond2(M)", "pivoting vs closed form", f"sweeps to {_level(K3)}",
                      f"to {_level(K6)}", f"to {_level(K12)}", "error at the end"], rows, right=tuple(range(8))), "",
           f"A dash: not reached within {fmt.count(raw['max_sweeps'])} sweeps.", "",
-          _plot(ctx, "lcp_solvers_stacks", _stack_plot, raw), ""]
+          ctx.plot("lcp_solvers_stacks", lambda _data, path: _stack_plot(raw, path)), ""]
     if recs:
         to12 = [r[K12] for r in multi if r[K12] is not None]
         L += ["## The verify cases' random contacts", "",
@@ -122,7 +114,7 @@ def render(data, tmp_out, final_out):
               "The error factor per sweep is the geometric mean between the first two levels: the linear rate, "
               "near 1 for slow problems. A factor far below 1 means the error fell at once: when a single contact "
               "is left pressing, the first sweep after PGS releases the others solves it exactly.", "",
-              _plot(ctx, "lcp_solvers_sweeps_vs_cond", _scatter_plot, raw), ""]
+              ctx.plot("lcp_solvers_sweeps_vs_cond", lambda _data, path: _scatter_plot(raw, path)), ""]
     L += ["## Checks (verify/lcp_solver_study.cpp)", "",
           fmt.table(["check", "measured", "limit", "pass"],
                     [[c["what"], fmt.sci(c["value"]), fmt.sci(c["limit"]), fmt.yesno(c["pass"])] for c in raw["checks"]],
