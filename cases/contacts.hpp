@@ -21,7 +21,7 @@
 #include "cases/loops.hpp"
 #include "cases/random.hpp"
 #include "contact_dynamics/steps.hpp"
-#include "friction_dynamics/friction_lemke.hpp"
+#include "friction_dynamics/steps.hpp"
 
 namespace rbd::cases {
 
@@ -140,29 +140,12 @@ inline bool friction_well_posed(const Model<double>& m, const VecX<double>& q, c
   return lmin > mu * coupling;
 }
 
-// Whether friction_lemke solves the frictional state of `specs` in double (draw_contacts).
-inline bool frictional_state_solves(const Model<double>& m, const VecX<double>& q, const VecX<double>& qd,
-                                    const VecX<double>& tau, const ExternalForces<double>& f_ext,
-                                    const std::vector<ContactSpec>& specs) {
-  const PointContacts<double> placed = place_contacts<double>(m, q, specs);
-  const VecX<double> v = frictional_velocity<double>(m, placed, q, qd, specs);
-  FrictionWorkspace<double> ws(m);
-  VecX<double> qdd(m.nv);
-  try {
-    FrictionLemke::run<double>(m, placed, q, v, tau, &f_ext, qdd, ws);
-  } catch (const std::domain_error&) {
-    return false;
-  }
-  return true;
-}
-
 // 1 to 3 contacts (never more than nv - 1, so the contacts cannot fix every acceleration), then
 // thinned from the last until T, at q and in double, has full column rank with
 // sigma_min / sigma_max >= 1e-3: the normals are then independent in joint space, so lambda
 // is unique as well as qdd (section 11.5's property 1) and the gates can compare it, and M's
 // conditioning stays within a few thousand (cond(M) <= cond(H) / 1e-6).
-inline std::vector<ContactSpec> draw_contacts(const Model<double>& m, const VecX<double>& q, const VecX<double>& qd,
-                                              const VecX<double>& tau, const ExternalForces<double>& f_ext, Rng& rng) {
+inline std::vector<ContactSpec> draw_contacts(const Model<double>& m, const VecX<double>& q, const VecX<double>& qd, Rng& rng) {
   std::vector<ContactSpec> out;
   auto pick = [&](int lo, int hi) {  // uniform integer in [lo, hi]
     return std::min(lo + static_cast<int>(rng.uniform(0, 1) * (hi - lo + 1)), hi);
@@ -227,12 +210,6 @@ inline std::vector<ContactSpec> draw_contacts(const Model<double>& m, const VecX
     // paradox (no solution, or two) or a self-locking jam (two). Every mu is halved (at most 8
     // times, then 0) until friction_well_posed holds.
     for (int attempt = 0; attempt <= 8 && !friction_well_posed(m, q, qd, out); ++attempt)
-      for (ContactSpec& c : out) c.friction = attempt < 8 ? 0.5 * c.friction : 0.0;
-    // Should friction_lemke still find no solution in double (none seen since the condition above),
-    // every mu is halved (at most 8 times, then 0) until friction_lemke solves the
-    // state in double. This selects the problems the gates judge, not their answers (the oracle
-    // enumerates every mode of the state it is given, and refuses one with no or two solutions).
-    for (int attempt = 0; attempt <= 8 && !frictional_state_solves(m, q, qd, tau, f_ext, out); ++attempt)
       for (ContactSpec& c : out) c.friction = attempt < 8 ? 0.5 * c.friction : 0.0;
   }
   return out;

@@ -112,7 +112,7 @@ inline State random_state(const Model<double>& m, std::uint64_t seed, const Stat
     }
   }
   s.loops = draw_loops(m, s.q, rng);
-  s.contacts = draw_contacts(m, s.q, s.qd, s.tau, s.f_ext, rng);
+  s.contacts = draw_contacts(m, s.q, s.qd, rng);
   return s;
 }
 

@@ -50,7 +50,10 @@ double objective(const MatX<double>& M, const VecX<double>& d, const VecX<double
 }
 
 Run run_pgs(const std::string& id, int seed, const MatX<double>& M, const VecX<double>& d, const VecX<double>& exact) {
-  Run r{id, seed, static_cast<int>(d.size())};
+  Run r;
+  r.case_id = id;
+  r.seed = seed;
+  r.nc = static_cast<int>(d.size());
   const Eigen::VectorXd ev = Eigen::SelfAdjointEigenSolver<MatX<double>>(M, Eigen::EigenvaluesOnly).eigenvalues();
   r.cond = ev[ev.size() - 1] / ev[0];
   const double lam_size = std::max(exact.lpNorm<Eigen::Infinity>(), std::numeric_limits<double>::min());

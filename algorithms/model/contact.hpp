@@ -115,11 +115,13 @@ template <class S> void check_restitution(const PointContacts<S>& contacts) {
 // The friction data of every contact (friction_dynamics/), in any scalar: mu >= 0 and finite,
 // k >= 3 facets (fewer cannot surround the origin of the tangent plane) and at most 64 (beyond,
 // the pyramid is within 0.12% of the cone and the LCP only grows), slip_speed > 0 and finite,
-// and, when mu > 0, a unit tangent perpendicular to the normal to sqrt(eps) (a cast re-makes it
-// exactly; a typed one carries ~16 digits). Throws ModelError naming the contact.
+// and, when mu > 0, a unit tangent perpendicular to the normal to eps^(3/4) (2e-12 in double,
+// the 1e-12 validate_contacts allows a typed normal; a cast re-makes t1 exact in the target
+// scalar, so Reference meets its own 1e-38). A tangent tilted by d turns every pyramid edge by
+// d, an O(d) error in the friction forces. Throws ModelError naming the contact.
 template <class S> void check_friction(const PointContacts<S>& contacts) {
   const S big = S(std::numeric_limits<double>::max());
-  const S tol = sqrt_(S(Eigen::NumTraits<S>::epsilon()));
+  const S root = sqrt_(S(Eigen::NumTraits<S>::epsilon())), tol = root * sqrt_(root);  // eps^(3/4)
   for (std::size_t i = 0; i < contacts.size(); ++i) {
     const auto& c = contacts[i];
     if (!(c.friction >= S(0) && c.friction <= big))

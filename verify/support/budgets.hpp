@@ -320,7 +320,9 @@ inline double max_cond_friction(const Model<double>& md, int seeds, int& n_max) 
     for (int i = 0; i < ws.nc; ++i) {
       const double lambda = ws.f[3 * i];
       if (!(lambda > 0)) continue;
-      const bool stuck = !ws.sliding[i] && ws.lcp_z[ws.gamma[i]] == 0;
+      // Stuck: a sticking contact with friction (it has a gamma: mu = 0 contacts have none, and
+      // hold no tangent row) whose gamma is 0, i.e. it does not start to slip.
+      const bool stuck = ws.gamma[i] >= 0 && ws.lcp_z[ws.gamma[i]] == 0;
       if (stuck) {
         for (int d = 0; d < 3; ++d) { rows.push_back(ws.T3.col(3 * i + d)); cols.push_back(ws.T3.col(3 * i + d)); }
       } else {
