@@ -6,7 +6,7 @@
 //     (the case steps.hpp's sliding term u x n3 exists for);
 //  b. the LCP conditions (Eq. 11.42) and the equation of motion (Eq. 11.41 with an independent
 //     H and C) for every variant on random states, in double and in Reference;
-//  c. the three variants agree with each other in double (bounded by cond * eps) and in Reference;
+//  c. the variants agree with each other in double (bounded by cond * eps) and in Reference;
 //  d. closed forms: a free body on one contact (Eqs. 11.8-11.10), a box on its four corners
 //     (M singular, lambda not unique), tipping; Example 11.1 (no solution); duplicated contacts;
 //  e. refusals of malformed contacts and non-finite states;
@@ -22,6 +22,7 @@
 
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <tuple>
@@ -29,10 +30,12 @@
 #include <vector>
 
 #include <Eigen/Eigenvalues>
+#include <Eigen/LU>
 
 #include "cases/contacts.hpp"
 #include "cases/registry.hpp"
 #include "cases/states.hpp"
+#include "contact_dynamics/least_distance.hpp"
 #include "contact_dynamics/variants.hpp"
 #include "inverse_dynamics/rnea_spatial.hpp"
 #include "mass_matrix/crba.hpp"
@@ -70,7 +73,7 @@ template <class S> S maxabs(const MatX<S>& a) {
 }
 template <class S> S maxabs(const VecX<S>& a) { return maxabs<S>(MatX<S>(a)); }
 
-// f.template operator()<V>() for each of the three variants.
+// f.template operator()<V>() for each variant.
 template <class F> void for_each_variant(F&& f) {
   [&]<class... V>(std::tuple<V...>*) { (f.template operator()<V>(), ...); }(static_cast<ContactVariants*>(nullptr));
 }
@@ -473,7 +476,7 @@ TEST_CASE("contact dynamics: every variant's lambda, zeta_dot and qdd satisfy Eq
   CHECK(released >= 30);
 }
 
-TEST_CASE("contact dynamics: the three variants agree in double within a multiple of cond * eps", "[contact_dynamics]") {
+TEST_CASE("contact dynamics: the variants agree in double within a multiple of cond * eps", "[contact_dynamics]") {
   // qdd = H^-1 (tau - C + T lambda): each route's rounding reaches qdd through H^-1 (cond(H) eps)
   // and through lambda, the solution of M_AA lambda_A = -d_A, whose relative perturbation is
   // cond(M_AA) (|dM| / |M| + |dd| / |d|); M and d carry H^-1's error, cond(H) eps relative to
@@ -1095,6 +1098,107 @@ TEST_CASE("contact dynamics: Example 11.1's slot at rest (d1 + d2 = 0 exactly) h
       CHECK(what.empty());
     });
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The least-distance solver of contact_gauss_qp (least_distance.hpp) on problems given directly as
+// Y and d, so that its drops and its dependent-column steps are exercised on purpose: the verify
+// cases' one to three contacts rarely make an active multiplier turn negative.
+// ---------------------------------------------------------------------------------------------
+
+// A workspace holding only what least_distance reads and writes, for Y (n x n_c) and d.
+ContactWorkspace<R> ldp_workspace(const MatX<R>& Y, const VecX<R>& d) {
+  ContactWorkspace<R> ws;
+  const auto n = Y.rows(), nc = Y.cols();
+  ws.nc = static_cast<int>(nc);
+  ws.Y = Y;
+  ws.d = d;
+  ws.lambda = ws.zeta_dot = VecX<R>::Zero(nc);
+  ws.clamped.assign(nc, 0);
+  ws.qp_Q = ws.qp_R = MatX<R>::Zero(n, n);
+  ws.qp_y = ws.qp_dv = ws.qp_r = ws.qp_u = VecX<R>::Zero(n);
+  ws.qp_active.assign(n, 0);
+  return ws;
+}
+
+TEST_CASE("contact dynamics: the least-distance solver drops a constraint whose multiplier turns negative (by hand)",
+          "[contact_dynamics]") {
+  // minimize |y|^2 / 2 subject to y_1^T y >= 1, y_2^T y >= 0.9, with y_1 = (1, 0), y_2 = (0.5, 0.1).
+  // At y = 0 the first is the more violated and is added first: y = (1, 0). The second is then
+  // violated (0.5 - 0.9 < 0); with both active, y = (1, 4) = lambda_1 y_1 + lambda_2 y_2 needs
+  // lambda_2 = 40 and lambda_1 = -19 < 0, so the first must leave on the way. The answer is the
+  // second alone: y = 0.9 y_2 / |y_2|^2 with lambda_2 = 0.9 / 0.26, and y_1^T y = 0.45 / 0.26 > 1.
+  MatX<R> Y(2, 2);
+  Y << R(1), R("0.5"), R(0), R("0.1");
+  VecX<R> d(2);
+  d << R(-1), R("-0.9");
+  auto ws = ldp_workspace(Y, d);
+  contacts::least_distance<R>(ws);
+  const R lambda2 = R("0.9") / R("0.26");
+  CHECK(ws.qp_drops == 1);
+  CHECK(ws.lambda[0] == R(0));
+  CHECK(abs(R(ws.lambda[1] - lambda2)) <= kDigits40 * lambda2);
+  CHECK(abs(R(ws.qp_y[0] - R("0.5") * lambda2)) <= kDigits40 * lambda2);
+  CHECK(abs(R(ws.qp_y[1] - R("0.1") * lambda2)) <= kDigits40 * lambda2);
+  CHECK(abs(R(ws.zeta_dot[0] - (R("0.45") / R("0.26") - R(1)))) <= kDigits40 * lambda2);
+  CHECK(abs(ws.zeta_dot[1]) <= kDigits40 * lambda2);
+}
+
+TEST_CASE("contact dynamics: the least-distance solver against the enumerated LCP on random problems (Reference)",
+          "[contact_dynamics]") {
+  // Random Y (n = 1..5 rows, n_c = 1..8 columns, entries in [-1, 1]) and d: more columns than rows
+  // half the time, and a column copied or combined from two others in a third of the problems, so
+  // that the solver's drops and dependent-column steps all occur (counted below). The oracle is
+  // the contact oracle's LCP by enumeration with M = Y^T Y; y = Y lambda is unique (section 11.5,
+  // property 2) and lambda is where Y has full column rank. Precision: entries O(1), at most a few
+  // hundred rotations and eliminations, cond(Y) of such random matrices rarely above 1e6, so ~44 of
+  // Reference's 50 digits survive; 1e-40 relative to the solution's size keeps a 1e4 margin, while
+  // a wrong step or a stale factor errs by O(1). A problem with no solution (contradictory rows)
+  // must be refused by both.
+  cases::Rng rng(11);
+  int solved = 0, infeasible = 0, with_drops = 0, with_dependent = 0;
+  for (int trial = 0; trial < 400; ++trial) {
+    const int n = 1 + static_cast<int>(rng.uniform(0, 5)), nc = 1 + static_cast<int>(rng.uniform(0, 8));
+    MatX<R> Y(n, nc);
+    for (int c = 0; c < nc; ++c)
+      for (int r = 0; r < n; ++r) Y(r, c) = R(rng.uniform(-1, 1));
+    if (nc >= 3 && rng.uniform01() < 0.33) Y.col(nc - 1) = R(rng.uniform(-1, 1)) * Y.col(0) + R(rng.uniform(-1, 1)) * Y.col(1);
+    VecX<R> d(nc);
+    for (int i = 0; i < nc; ++i) d[i] = R(rng.uniform(-1, 1));
+    INFO("trial " << trial << ", n = " << n << ", n_c = " << nc);
+    auto ws = ldp_workspace(Y, d);
+    const MatX<R> M = Y.transpose() * Y;
+    std::optional<oracle::LcpSolution<R>> expected;
+    try {
+      expected = oracle::solve_lcp_by_enumeration<R>(M, d, Y, maxabs<R>(M), maxabs<R>(d), R(0));
+    } catch (const std::domain_error&) {
+    }
+    if (!expected) {
+      ++infeasible;
+      CHECK_THROWS_AS(contacts::least_distance<R>(ws), std::domain_error);
+      continue;
+    }
+    contacts::least_distance<R>(ws);
+    ++solved;
+    with_drops += ws.qp_drops > 0;
+    with_dependent += ws.qp_dual_steps > 0;
+    const VecX<R> y = Y * expected->lambda;
+    const R scale = R(1) + maxabs<R>(y) + maxabs<R>(expected->lambda);
+    CHECK(maxabs<R>(VecX<R>(ws.qp_y - y)) <= kDigits40 * scale);
+    CHECK(maxabs<R>(VecX<R>(ws.zeta_dot - expected->zeta_dot)) <= kDigits40 * scale);
+    for (int i = 0; i < nc; ++i) {  // Eq. 11.42's conditions on the solver's own lambda
+      CHECK(ws.lambda[i] >= R(0));
+      CHECK(abs(R(ws.lambda[i] * ws.zeta_dot[i])) <= kDigits40 * scale * scale);
+    }
+    CHECK(maxabs<R>(VecX<R>(Y * ws.lambda - ws.qp_y)) <= kDigits40 * scale);
+    if (Eigen::FullPivLU<MatX<R>>(Y).rank() == nc) CHECK(maxabs<R>(VecX<R>(ws.lambda - expected->lambda)) <= kDigits40 * scale);
+  }
+  INFO(solved << " solved, " << infeasible << " without solution, " << with_drops << " with drops, " << with_dependent
+              << " with dependent-column steps");
+  // The draw must exercise every path, or the checks above prove less than they say.
+  CHECK(with_drops >= 20);
+  CHECK(with_dependent >= 10);
+  CHECK(infeasible >= 5);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -12,6 +12,7 @@
 
 #include "contact_dynamics/contact_aba_dantzig.hpp"
 #include "contact_dynamics/contact_dantzig.hpp"
+#include "contact_dynamics/contact_gauss_qp.hpp"
 #include "contact_dynamics/contact_lemke.hpp"
 
 namespace rbd {
@@ -25,8 +26,9 @@ concept ContactVariant = requires(const Model<double>& m, const PointContacts<do
   V::template run<double>(m, c, x, x, x, static_cast<const ExternalForces<double>*>(nullptr), out, ws);
 };
 
-using ContactVariants = std::tuple<ContactLemke, ContactDantzig, ContactAbaDantzig>;
+using ContactVariants = std::tuple<ContactLemke, ContactDantzig, ContactAbaDantzig, ContactGaussQp>;
 
-static_assert(ContactVariant<ContactLemke> && ContactVariant<ContactDantzig> && ContactVariant<ContactAbaDantzig>);
+static_assert(ContactVariant<ContactLemke> && ContactVariant<ContactDantzig> && ContactVariant<ContactAbaDantzig> &&
+              ContactVariant<ContactGaussQp>);
 
 }  // namespace rbd

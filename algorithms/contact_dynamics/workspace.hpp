@@ -54,13 +54,21 @@ template <class S> struct ContactWorkspace : ForwardDynamicsWorkspace<S> {
   VecX<S> dlambda, dzeta, xc;        // Dantzig: the step direction, its effect, a small solve
   std::vector<char> clamped, free_;  // Dantzig: C and NC of the principal pivoting
   std::vector<int> cidx;             // Dantzig: the clamped contacts in order
+  // Goldfarb-Idnani on Eq. 11.44's least-distance form (least_distance.hpp), sized by n: at most
+  // n constraints are active, their columns of Y = Q_1 R.
+  MatX<S> qp_Q, qp_R;                // Q n x n orthogonal, R upper triangular in its top-left q x q
+  VecX<S> qp_y, qp_dv, qp_r, qp_u;   // y = L^T (qdd - qdd_0); Q^T y_p; R^-1 dv_1; the active multipliers
+  std::vector<int> qp_active;        // the active contacts, in R's column order
+  int qp_drops = 0, qp_dual_steps = 0;  // the last solve's drops, and its steps with a dependent column (reported)
 
   ContactWorkspace() = default;
   explicit ContactWorkspace(const Model<S>& m)
       : ForwardDynamicsWorkspace<S>(m), S0(Forces6<S>::Zero(6, m.nv)), zero(VecX<S>::Zero(m.nv)),
         C(VecX<S>::Zero(m.nv)), rhs(VecX<S>::Zero(m.nv)), Hd(MatX<S>::Zero(m.nv, m.nv)), z(VecX<S>::Zero(m.nv)),
         llt(std::in_place, m.nv), qdd0(VecX<S>::Zero(m.nv)), col(VecX<S>::Zero(m.nv)), avp(m.nb, Vec6<S>::Zero()),
-        ptest(m.nb, Vec6<S>::Zero()), atest(m.nb, Vec6<S>::Zero()) {}
+        ptest(m.nb, Vec6<S>::Zero()), atest(m.nb, Vec6<S>::Zero()), qp_Q(MatX<S>::Identity(m.nv, m.nv)),
+        qp_R(MatX<S>::Zero(m.nv, m.nv)), qp_y(VecX<S>::Zero(m.nv)), qp_dv(VecX<S>::Zero(m.nv)), qp_r(VecX<S>::Zero(m.nv)),
+        qp_u(VecX<S>::Zero(m.nv)), qp_active(m.nv, 0) {}
 
   void prepare(const Model<S>& m, const PointContacts<S>& contacts) {
     auto same_shape = [&] {  // compared in place: the same structure as the last call allocates nothing

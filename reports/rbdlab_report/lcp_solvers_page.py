@@ -26,8 +26,11 @@ def _check(raw, path):
                       "sweeps_run"):
                 r[k]
         for s in raw["stacks"]:
-            for k in ("n", "mass_ratio", "pivoting_vs_closed_form", "points"):
+            for k in ("n", "mass_ratio", "pivoting_vs_closed_form", "points", "exact_solvers"):
                 s[k]
+            for e in s["exact_solvers"]:
+                for k in ("variant", "lambda_vs_closed_form", "qdd_over_g", "active_set_changes"):
+                    e[k]
         for c in raw["checks"]:
             for k in ("what", "value", "limit", "pass"):
                 c[k]
@@ -95,6 +98,20 @@ def render(data, tmp_out, final_out):
                      f"to {_level(K6)}", f"to {_level(K12)}", "error at the end"], rows, right=tuple(range(8))), "",
           f"A dash: not reached within {fmt.count(raw['max_sweeps'])} sweeps.", "",
           ctx.plot("lcp_solvers_stacks", lambda _data, path: _stack_plot(raw, path)), ""]
+    L += ["### The exact solvers on the stacks", "",
+          "The contact family's three LCP solvers on the same stacks in double: Lemke's complementary pivoting, "
+          "Cottle-Dantzig principal pivoting, and Gauss's principle (Eq. 11.44) as a least-distance QP solved by "
+          "Goldfarb and Idnani's dual active-set method on a QR factorization of L^-1 T, which never forms M. "
+          "Each one's lambda against the closed form, and |qdd| (zero at rest) over g. The QP's active-set "
+          "changes count every constraint added and dropped.", ""]
+    rows = []
+    for s in raw["stacks"]:
+        for e in s["exact_solvers"]:
+            rows.append([str(s["n"]), f"{s['mass_ratio']:g}", fmt.sci(s["cond_M"]), f"`{e['variant']}`",
+                         fmt.sci(e["lambda_vs_closed_form"]), fmt.sci(e["qdd_over_g"]),
+                         fmt.NA if e["active_set_changes"] is None else fmt.count(e["active_set_changes"])])
+    L += [fmt.table(["n", "mass ratio", "cond2(M)", "solver", "lambda vs closed form", "|qdd| / g", "active-set changes"],
+                    rows, right=(0, 1, 2, 4, 5, 6)), ""]
     if recs:
         to12 = [r[K12] for r in multi if r[K12] is not None]
         L += ["## The verify cases' random contacts", "",
