@@ -5,7 +5,11 @@
 //     heights equal their closed forms to 40 digits -- the simulator adds no error of its own;
 //  b. Heun's interpolant (Eq. 11.51) meets the step's end (Eq. 11.50) at delta = 1 and the start
 //     at delta = 0, and is exact for a quadratic trajectory at every delta;
-//  c. refusals: a step h <= 0, a state that starts penetrating, a restitution outside [0, 1].
+//  c. refusals: a step h <= 0, a state that starts penetrating, a restitution outside [0, 1];
+//  d. time-stepping with Coulomb friction (friction_time_stepping.hpp) against its discrete closed
+//     forms: a sliding mass loses exactly mu g h of speed per step and then stops; along a
+//     pyramid edge it loses mu g h / sqrt(2) (the 4-facet pyramid is inscribed in the cone); on an
+//     incline it sticks iff mu >= tan(theta); with mu = 0 it is the frictionless scheme.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -14,6 +18,7 @@
 
 #include "cases/contact_scenes.hpp"
 #include "contact_simulation/event_driven.hpp"
+#include "contact_simulation/friction_time_stepping.hpp"
 #include "contact_simulation/time_stepping.hpp"
 #include "reference/reference_scalar.hpp"
 #include "verify/support/message_of.hpp"
@@ -125,6 +130,144 @@ TEST_CASE("contact simulation: a bad step, a penetrating start and a bad restitu
   simulation::EventDrivenSimulator<double> sim(m, sc.contacts, sc.q, sc.qd, tau, few);
   sim.advance_to(2.0);
   CHECK(sim.t >= 2.0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// d. Time-stepping with friction.
+// ---------------------------------------------------------------------------------------------
+namespace {
+
+constexpr double kG = 9.81;
+
+// A point mass (mass 2) on a free joint whose contact point is its centre of mass, so contact
+// impulses have no moment and it never turns; the plane through the origin with this normal and
+// t1 (gravity along -z).
+struct SlidingMass {
+  Model<double> m;
+  PointContacts<double> c;
+  SlidingMass(const Vec3<double>& normal, const Vec3<double>& t1, double mu) {
+    ModelBuilder b("point mass");
+    b.gravity(Vec3<double>(0, 0, -kG));
+    Joint<double> j;
+    j.type = JointType::Free;
+    b.add_body("mass", -1, j, Transform<double>{}, 2.0, Vec3<double>::Zero(), Mat3<double>::Identity() * 0.1);
+    m = b.finish();
+    c.resize(1);
+    c[0].s = 0;
+    c[0].normal = normal;
+    c[0].tangent = t1;
+    c[0].friction = mu;
+    c[0].name = "mass on plane";
+  }
+};
+
+VecX<double> rest_q() {
+  VecX<double> q = VecX<double>::Zero(7);
+  q[0] = 1;
+  return q;
+}
+
+}  // namespace
+
+TEST_CASE("contact simulation: time-stepping with friction -- a sliding mass loses mu g h per step and stops",
+          "[contact_simulation]") {
+  // On the ground (n = z), sliding along x = t1 at v0: each step's normal impulse is m g h
+  // (qd_free's -g h is cancelled, the target is 0 on the plane), the friction impulse is at most
+  // mu m g h against the slip, so the speed after step k is v0 - k mu g h until that would be
+  // negative; that step sticks (speed 0) and every later one does. x grows by h times the speed
+  // after each step (semi-implicit Euler). With facets d_j at multiples of 90 degrees the slip is
+  // along the facet d_2 = -t1, where the pyramid touches the cone. Tolerances: ~200 steps of a
+  // few hundred roundings on O(1) numbers, 1e-12 absolute (v0 = 2, x ~ 0.5).
+  const double mu = 0.4, h = 1e-3, v0 = 2.0;
+  SlidingMass s(Vec3<double>(0, 0, 1), Vec3<double>(1, 0, 0), mu);
+  VecX<double> qd = VecX<double>::Zero(6);
+  qd[3] = v0;
+  simulation::FrictionTimeSteppingSimulator<double> sim(s.m, s.c, rest_q(), qd, VecX<double>::Zero(6), h);
+  double v = v0, x = 0;
+  int stopped_at = -1;
+  for (int k = 1; k <= 700; ++k) {
+    sim.step();
+    v = std::max(0.0, v - mu * kG * h);
+    x += h * v;
+    if (v == 0 && stopped_at < 0) stopped_at = k;
+    INFO("step " << k);
+    REQUIRE(std::abs(sim.qd[3] - v) <= 1e-12);
+    REQUIRE(std::abs(sim.q[4] - x) <= 1e-12);
+    REQUIRE(std::abs(sim.qd[5]) <= 1e-12);  // no vertical motion
+    REQUIRE(std::abs(sim.q[6]) <= 1e-12);
+    REQUIRE(std::abs(sim.qd[4]) <= 1e-12);  // no sideways drift
+  }
+  // The continuum answer, stop time v0 / (mu g) = 0.510 s and distance v0^2 / (2 mu g) = 0.510 m,
+  // within one step (time) and h v0 (distance, the scheme's O(h) error).
+  CHECK(stopped_at > 0);
+  CHECK(std::abs(stopped_at * h - v0 / (mu * kG)) <= h);
+  CHECK(std::abs(x - v0 * v0 / (2 * mu * kG)) <= h * v0);
+  // The last impulses: normal m g h, no friction once stopped.
+  CHECK(std::abs(sim.impulses()[0] - 2.0 * kG * h) <= 1e-12);
+  CHECK(std::abs(sim.impulses()[1]) <= 1e-12);
+}
+
+TEST_CASE("contact simulation: time-stepping with friction -- the 4-facet pyramid slows a diagonal slide by mu g h / sqrt(2)",
+          "[contact_simulation]") {
+  // Sliding at 45 degrees between t1 and t2 the slip points at the pyramid's edge between the
+  // facets -t1 and -t2; the impulse of largest dissipation there is (mu p_n / 2)(-t1 - t2), of size
+  // mu p_n / sqrt(2): the inscribed pyramid's friction along that direction. With 64 facets the
+  // slip is at a facet, where the pyramid touches the cone: mu g h per step. Tolerances as above.
+  const double mu = 0.4, h = 1e-3, v0 = 2.0;
+  for (int facets : {4, 64}) {
+    SlidingMass s(Vec3<double>(0, 0, 1), Vec3<double>(1, 0, 0), mu);
+    s.c[0].facets = facets;
+    VecX<double> qd = VecX<double>::Zero(6);
+    qd[3] = qd[4] = v0 / std::sqrt(2.0);
+    simulation::FrictionTimeSteppingSimulator<double> sim(s.m, s.c, rest_q(), qd, VecX<double>::Zero(6), h);
+    for (int k = 0; k < 100; ++k) sim.step();
+    const double loss = facets == 4 ? 100 * mu * kG * h / std::sqrt(2.0) : 100 * mu * kG * h;
+    INFO(facets << " facets: speed " << sim.qd.segment<2>(3).norm());
+    CHECK(std::abs(sim.qd.segment<2>(3).norm() - (v0 - loss)) <= 1e-12);
+    CHECK(std::abs(sim.qd[3] - sim.qd[4]) <= 1e-12);  // still along the diagonal
+  }
+}
+
+TEST_CASE("contact simulation: time-stepping with friction -- on an incline the mass sticks iff mu >= tan(theta)",
+          "[contact_simulation]") {
+  // Plane tilted by theta about y; downhill = t1. Stuck: qd stays 0 (to rounding, the impulses
+  // cancel gravity's h g each step). Sliding: the speed after k steps is k h g (sin - mu cos), the
+  // velocity is along downhill and its normal part is 0. 1e-12: 500 steps of O(1) roundings.
+  const double theta = 0.3, h = 1e-3;
+  const Vec3<double> n(-std::sin(theta), 0, std::cos(theta)), downhill(-std::cos(theta), 0, -std::sin(theta));
+  for (double mu : {0.1, 0.8}) {
+    SlidingMass s(n, downhill, mu);
+    simulation::FrictionTimeSteppingSimulator<double> sim(s.m, s.c, rest_q(), VecX<double>::Zero(6),
+                                                          VecX<double>::Zero(6), h);
+    for (int k = 0; k < 500; ++k) sim.step();
+    const double speed = mu < std::tan(theta) ? 500 * h * kG * (std::sin(theta) - mu * std::cos(theta)) : 0.0;
+    const Vec3<double> v = sim.qd.tail<3>();
+    INFO("mu " << mu << ": v = " << v.transpose());
+    CHECK((v - speed * downhill).norm() <= 1e-12);
+  }
+}
+
+TEST_CASE("contact simulation: time-stepping with mu = 0 equals the frictionless scheme (the bouncing ball)",
+          "[contact_simulation]") {
+  // The same impulse LCP in two forms: one row per contact solved by Dantzig's pivoting
+  // (time_stepping.hpp), three rows solved by Lemke (friction_time_stepping.hpp; mu = 0 gives no
+  // friction unknowns). 1.5 s at h = 1e-3 with four impacts: 1e-10 absolute on O(1) positions and
+  // speeds (the two LCP solves differ by rounding, ~1e-15 per step, accumulated over 1500 steps
+  // and amplified by the impacts' restitution, which is below 1).
+  const cases::ContactScene sc = cases::bouncing_ball(0.1, 0.6, kG, 0.5, 0.6, 0.3);
+  const VecX<double> tau = VecX<double>::Zero(6);
+  simulation::TimeSteppingSimulator<double> plain(sc.model, sc.contacts, sc.q, sc.qd, tau, 1e-3);
+  simulation::FrictionTimeSteppingSimulator<double> rough(sc.model, sc.contacts, sc.q, sc.qd, tau, 1e-3);
+  plain.advance_to(1.5);
+  rough.advance_to(1.5);
+  CHECK(plain.steps == rough.steps);
+  CHECK((plain.q - rough.q).lpNorm<Eigen::Infinity>() <= 1e-10);
+  CHECK((plain.qd - rough.qd).lpNorm<Eigen::Infinity>() <= 1e-10);
+  // And friction refused where it is malformed.
+  PointContacts<double> bad = sc.contacts;
+  bad[0].friction = -0.1;
+  CHECK_THROWS_WITH(simulation::FrictionTimeSteppingSimulator<double>(sc.model, bad, sc.q, sc.qd, tau, 1e-3),
+                    Catch::Contains("friction"));
 }
 
 }  // namespace test_contact_simulation

@@ -11,7 +11,9 @@
 //  d. Newton's cradle: the simultaneous-impact law gives (-1/3, 2/3, 2/3) v at e = 1 and v/3 each
 //     at e = 0; impacts resolved one contact at a time give the cradle's (0, 0, v);
 //  e. Example 11.1's situation for impacts (a ball between two walls): no solution for e > 0,
-//     rest for e = 0; refusals of a restitution outside [0, 1] and of non-finite states.
+//     rest for e = 0; refusals of a restitution outside [0, 1] and of non-finite states;
+//  f. impacts with Coulomb friction (friction_impact.hpp): a spinning ball hitting the ground
+//     sticks or slides through the impact as the closed form of its uncoupled rows says.
 //
 // Precision: as test_contact_dynamics.cpp. Reference carries ~50 digits; these computations are
 // at most ~1e4 roundings on O(1) numbers and small positive-definite solves, so results agree to
@@ -30,6 +32,7 @@
 #include "cases/contacts.hpp"
 #include "cases/registry.hpp"
 #include "cases/states.hpp"
+#include "impact_dynamics/friction_impact.hpp"
 #include "impact_dynamics/sticking_impact.hpp"
 #include "impact_dynamics/variants.hpp"
 #include "model/contact.hpp"
@@ -497,6 +500,68 @@ TEST_CASE("impact: a restitution outside [0, 1] and non-finite states are refuse
   PointContacts<double> bad = good;
   bad[last].restitution = 1.5;
   CHECK_THROWS_WITH(validate_contacts(m, bad), Catch::Contains("restitution"));
+}
+
+TEST_CASE("impact dynamics: a spinning ball hits rough ground -- it sticks or slides through the impact (Reference)",
+          "[impact_dynamics]") {
+  // A solid ball (mass m, radius r, I = 2/5 m r^2) at the identity orientation touches the ground
+  // at its lowest point C = (0, 0, -r) with centre velocity (vx, 0, -vz) and spin wy about y. C
+  // slides at u_t = vx - wy r along x = t1. The normal through C passes through the centre, so the
+  // normal and tangential rows are uncoupled: p_n = m (1 + e) vz (Newton), and a tangential impulse
+  // p_t changes u_t by p_t (1/m + r^2 / I) = 7 p_t / (2 m). It sticks if p_t = -u_t / (1/m + r^2 / I) lies
+  // within mu p_n (I = 2/5 m r^2: -2 m u_t / 7); else p_t = -mu p_n sign(u_t) and C keeps sliding. Then vx+ = vx + p_t / m,
+  // vz+ = e vz, wy+ = wy - r p_t / I (the moment of (p_t, 0, p_n) at C about the centre). The
+  // slip is along a facet of the 4-facet pyramid, where it equals the cone. 1e-40 relative: a few
+  // hundred roundings in Reference.
+  // The model is built in double: m, r and I are the doubles it holds, exactly, in Reference.
+  const double md = 0.6, rd = 0.1, Id = 0.4 * md * rd * rd;
+  const R m(md), r(rd), I(Id), vz("2"), e("0.5"), mu("0.3");
+  ModelBuilder b("ball");
+  b.gravity(Vec3<double>(0, 0, -9.81));
+  Joint<double> j;
+  j.type = JointType::Free;
+  b.add_body("ball", -1, j, Transform<double>{}, md, Vec3<double>::Zero(), Mat3<double>::Identity() * Id);
+  const Model<R> model = b.finish().cast<R>();
+  PointContacts<R> cs(1);
+  cs[0].s = 0;
+  cs[0].point = Vec3<R>(R(0), R(0), -r);
+  cs[0].normal = Vec3<R>(R(0), R(0), R(1));
+  cs[0].tangent = Vec3<R>(R(1), R(0), R(0));
+  cs[0].offset = R(0);
+  cs[0].friction = mu;
+  cs[0].restitution = e;
+  cs[0].name = "ball on rough ground";
+  VecX<R> q = VecX<R>::Zero(7);
+  q[0] = R(1);
+  q[6] = r;
+  int sticks = 0, slides = 0;
+  for (const auto& [vx, wy] : {std::pair<R, R>{R("0.5"), R("0")}, {R("0.2"), R("5")}, {R("5"), R("0")}, {R("-3"), R("10")}}) {
+    VecX<R> qd = VecX<R>::Zero(6), after(6);
+    qd[1] = wy;
+    qd[3] = vx;
+    qd[5] = -vz;
+    FrictionWorkspace<R> ws(model);
+    impacts::friction_impact<R>(model, cs, q, qd, ws, after);
+    const R pn = m * (R(1) + e) * vz, ut = vx - wy * r, stick = -ut / (R(1) / m + r * r / I);
+    const bool sticking = abs(stick) <= mu * pn;
+    const R pt = sticking ? stick : R(ut > R(0) ? R(-mu * pn) : R(mu * pn));
+    (sticking ? sticks : slides)++;
+    INFO("vx " << vx << ", wy " << wy << (sticking ? ": sticks" : ": slides"));
+    CHECK(abs(R(ws.f[0] - pn)) <= kRel40 * pn);
+    CHECK(abs(R(ws.f[1] - pt)) <= kRel40 * pn);
+    CHECK(abs(ws.f[2]) <= kRel40 * pn);
+    VecX<R> expected = qd;
+    expected[1] = wy - r * pt / I;
+    expected[3] = vx + pt / m;
+    expected[5] = e * vz;
+    CHECK(close40(after, expected));
+    // No energy gained: the rows are uncoupled and friction only removes slip.
+    const R ke_before = (m * qd.tail<3>().squaredNorm() + I * qd.head<3>().squaredNorm()) / R(2);
+    const R ke_after = (m * after.tail<3>().squaredNorm() + I * after.head<3>().squaredNorm()) / R(2);
+    CHECK(ke_after <= ke_before);
+  }
+  CHECK(sticks == 2);
+  CHECK(slides == 2);
 }
 
 }  // namespace test_impact_dynamics

@@ -23,6 +23,13 @@
 
 namespace rbd::simulation {
 
+// The target r_i of a contact's velocity after a step of length h (header): Newton's -e zeta for a
+// contact that would close within the step, else -phi / h (close the gap and no further).
+template <class S> S step_target(const S& phi, const S& zeta, const S& e, const S& h) {
+  const bool closing = zeta < S(0) && phi + h * zeta <= S(0);
+  return closing ? S(-e * zeta) : S(-phi / h);
+}
+
 template <class S> class TimeSteppingSimulator {
  public:
   TimeSteppingSimulator(const Model<S>& m, PointContacts<S> candidates, VecX<S> q0, VecX<S> qd0, VecX<S> tau, const S& h)
@@ -47,11 +54,7 @@ template <class S> class TimeSteppingSimulator {
     if (nc > 0) {
       zeta_.noalias() = ws_.T.transpose() * qd;
       ws_.d.noalias() = ws_.T.transpose() * free_;
-      for (int i = 0; i < nc; ++i) {
-        const bool closing = zeta_[i] < S(0) && phi_[i] + h_ * zeta_[i] <= S(0);
-        const S r = closing ? S(-cand_[static_cast<std::size_t>(i)].restitution * zeta_[i]) : S(-phi_[i] / h_);
-        ws_.d[i] -= r;
-      }
+      for (int i = 0; i < nc; ++i) ws_.d[i] -= step_target<S>(phi_[i], zeta_[i], cand_[static_cast<std::size_t>(i)].restitution, h_);
       contacts::require_finite_lcp<S>(ws_);
       contacts::dantzig<S>(ws_);
       ws_.rhs.noalias() = ws_.T * ws_.lambda;

@@ -31,6 +31,7 @@ template <class S> struct FrictionWorkspace : ContactWorkspace<S> {
   MatX<S> lcp_A;            // N x N: w = A z + b (lcp.hpp)
   VecX<S> lcp_b, lcp_z, lcp_w;  // N
   VecX<S> f;                // 3 n_c: (lambda_n, f_1, f_2) per contact, the solution
+  VecX<S> target;           // n_c: velocity-level normal targets r_n (impact_dynamics/friction_impact.hpp)
   MatX<S> lemke_tableau;    // N x (2N + 2)
   std::vector<int> lemke_basis;
   std::vector<int> facet_shape;  // the facets of the prepared contacts
@@ -71,6 +72,7 @@ template <class S> struct FrictionWorkspace : ContactWorkspace<S> {
     force3 = Forces6<S>::Zero(6, 3 * nc);
     T3 = Y3 = R3 = MatX<S>::Zero(n, 3 * nc);
     Tdot3 = g = f = VecX<S>::Zero(3 * nc);
+    target = VecX<S>::Zero(nc);
     G = MatX<S>::Zero(3 * nc, 3 * nc);
     sliding.assign(nc, 0);
     slip1.assign(nc, S(0));
