@@ -1,5 +1,6 @@
 """The contact LCP solvers page (lcp_solvers.md), from reports/data/lcp_solvers.json (written by
-verify/lcp_solver_study.cpp): projected Gauss-Seidel against the pivoting solution.
+verify/lcp_solver_study.cpp): projected Gauss-Seidel against the pivoting solution, frictionless and with
+Coulomb friction, and the exact solvers side by side on block stacks.
 Optional: without lcp_solvers.json no page is written. Every number comes from the JSON."""
 import os
 import statistics
@@ -19,8 +20,11 @@ def _level(key):
 
 def _check(raw, path):
     try:
-        for key in ("records", "stacks", "curves", "checks", "pass", "max_sweeps", "seeds"):
+        for key in ("records", "stacks", "curves", "checks", "pass", "max_sweeps", "seeds", "friction"):
             raw[key]
+        for r in raw["friction"]:
+            for k in ("case", "seed", "nc", "sliding", K3, K6, K12, "final_error", "sweeps_run"):
+                r[k]
         for r in raw["records"] + raw["stacks"]:
             for k in ("case", "cond_M", K3, K6, K12, "final_error",
                       "sweeps_run"):
@@ -132,6 +136,36 @@ def render(data, tmp_out, final_out):
               "near 1 for slow problems. A factor far below 1 means the error fell at once: when a single contact "
               "is left pressing, the first sweep after PGS releases the others solves it exactly.", "",
               ctx.plot("lcp_solvers_sweeps_vs_cond", lambda _data, path: _scatter_plot(raw, path)), ""]
+    fr = raw["friction"]
+    if fr:
+        slid = [r for r in fr if r["sliding"] > 0]
+        to6 = [r[K6] for r in fr if r[K6] is not None]
+        to12 = [r[K12] for r in fr if r[K12] is not None]
+        L += ["## With Coulomb friction", "",
+              "Blocked PGS with friction (`algorithms/friction_dynamics/pgs.hpp`), the scheme of real-time engines, on the "
+              "friction family's rows a = G f + g: per contact, the normal force by the frictionless step, then the "
+              "tangential force stepped by the largest eigenvalue of its 2 x 2 block and projected onto the polygon of the "
+              "contact's pyramid at that normal force (sliding contacts: the kinetic law). Against friction_lemke's "
+              "solution of the same G and g, on every verify case and seed whose contacts carry friction. G is singular "
+              "wherever a contact's three rows outnumber the joints that move it, so f itself need not be unique; the "
+              "error is measured in G's norm, |f - f*|_G / |f*|_G (the H-norm of the acceleration difference).", "",
+              f"{fmt.count(len(fr))} problems, {fmt.count(len(slid))} of them with sliding contacts. Sweeps to an error of "
+              f"{_level(K6)}: " + (f"median {fmt.count(statistics.median(to6))}, maximum {fmt.count(max(to6))}"
+                                   if to6 else "none reached it") +
+              f" ({fmt.count(len(fr) - len(to6))} not within {fmt.count(raw['max_sweeps'])}); to {_level(K12)}: "
+              + (f"median {fmt.count(statistics.median(to12))}, maximum {fmt.count(max(to12))}"
+                 if to12 else "none reached it") + f" ({fmt.count(len(fr) - len(to12))} not reached).", ""]
+        hardest = sorted(fr, key=lambda r: -(r[K12] if r[K12] is not None else 10 ** 9))[:8]
+        rows = [[r["case"], str(r["seed"]), str(r["nc"]), str(r["sliding"]), _sweeps(r[K3]), _sweeps(r[K6]),
+                 _sweeps(r[K12]), fmt.sci(r["final_error"])] for r in hardest]
+        L += ["The slowest:", "",
+              fmt.table(["case", "seed", "n_c", "sliding", f"sweeps to {_level(K3)}", f"to {_level(K6)}",
+                         f"to {_level(K12)}", "error at the end"], rows, right=(1, 2, 3, 4, 5, 6, 7)), "",
+              "Nothing guarantees this iteration converges (the polygon grows with lambda_n, so a sweep is not a descent "
+              "step of one quadratic); on these problems it always did. The check below fails if it stops reaching "
+              "Lemke's solution: projecting onto the square |f_1|, |f_2| <= mu lambda_n instead of the polygon, or "
+              "stepping the tangential force by the inverse of its 2 x 2 block instead of a scalar, each converge "
+              "elsewhere wherever a contact starts to slip, and both were tried.", ""]
     L += ["## Checks (verify/lcp_solver_study.cpp)", "",
           fmt.table(["check", "measured", "limit", "pass"],
                     [[c["what"], fmt.sci(c["value"]), fmt.sci(c["limit"]), fmt.yesno(c["pass"])] for c in raw["checks"]],
