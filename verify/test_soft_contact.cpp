@@ -21,6 +21,7 @@
 #include "contact_simulation/soft_contact.hpp"
 #include "reference/reference_scalar.hpp"
 #include "verify/support/message_of.hpp"
+#include "verify/support/soft_drop.hpp"
 
 namespace test_soft_contact {  // unity build: this file's names stay its own (verify/CMakeLists.txt)
 
@@ -45,34 +46,6 @@ cases::ContactScene point_mass(double m, double r, double g, double press, doubl
   return sc;
 }
 
-// The damped oscillation of a block of mass m on a spring K and damper D under gravity g, from
-// p = 0 with pdot = -v0 at tau = 0 (m pdd = -K p - D pdot - m g): with y = p - p_eq, p_eq = -m g / K,
-// y = exp(-s tau) (y0 cos(w tau) + B sin(w tau)), s = D / 2m, w = sqrt(K / m - s^2), y0 = -p_eq,
-// B = (-v0 + s y0) / w.
-struct Oscillation {
-  double m, g, K, D, v0, s, w, peq, y0, B;
-  Oscillation(double m_, double g_, double K_, double D_, double v0_)
-      : m(m_), g(g_), K(K_), D(D_), v0(v0_), s(D_ / (2 * m_)), w(std::sqrt(K_ / m_ - s * s)), peq(-m_ * g_ / K_),
-        y0(-peq), B((-v0_ + s * y0) / w) {}
-  double p(double t) const { return peq + std::exp(-s * t) * (y0 * std::cos(w * t) + B * std::sin(w * t)); }
-  double pdot(double t) const {
-    return std::exp(-s * t) * ((-s * y0 + w * B) * std::cos(w * t) + (-s * B - w * y0) * std::sin(w * t));
-  }
-  double force(double t) const { return -K * p(t) - D * pdot(t); }  // Eq. 11.75 with z = p
-  // The release: the first root of force(t) (force(0) = D v0 > 0), bracketed by a scan and
-  // bisected to the last double.
-  double release() const {
-    double lo = 0, hi = 1e-6;
-    while (force(hi) > 0) { lo = hi; hi += 1e-6; }
-    for (int i = 0; i < 200 && hi - lo > 0; ++i) {
-      const double mid = (lo + hi) / 2;
-      if (mid <= lo || mid >= hi) break;
-      (force(mid) > 0 ? lo : hi) = mid;
-    }
-    return lo;
-  }
-};
-
 TEST_CASE("soft contact: a dropped block meets the closed forms of flight, contact, release and the patch's recovery",
           "[soft_contact]") {
   // A block (prismatic z) of mass 1 kg dropped from h0 = 5 cm onto K = 1e4 N/m, D = 20 N s/m
@@ -86,7 +59,7 @@ TEST_CASE("soft contact: a dropped block meets the closed forms of flight, conta
   // oscillation above until the force -K p - D pdot reaches 0 at t_c + tau_r, with p_r < 0 and
   // pdot_r = -K p_r / D > 0 (at release the damper balances the spring); then flight from there.
   const double tc = std::sqrt(2 * h0 / g), v0 = std::sqrt(2 * g * h0);
-  const Oscillation osc(m, g, K, D, v0);
+  const verify::SoftImpact osc(m, g, K, D, v0);  // the contact phase, verify/support/soft_drop.hpp
   const double tau_r = osc.release(), tr = tc + tau_r, pr = osc.p(tau_r), vr = osc.pdot(tau_r);
   REQUIRE(pr < 0);                                          // released while still pressed in
   REQUIRE(std::abs(vr - (-K * pr / D)) <= 1e-12 * vr);      // the release condition, as a check of the root
@@ -114,11 +87,10 @@ TEST_CASE("soft contact: a dropped block meets the closed forms of flight, conta
   // force's slope at release).
   CHECK(t_off - tr >= -1e-9);
   CHECK(t_off - tr <= h + 1e-9);
-  // The exit: from t_r on, free flight. The step containing the release integrates a force whose
-  // slope jumps by Delta = |K v_r - D g| / m (continuous force, a kink): Simpson's rule -- RK4 on a
-  // time-dependent force -- errs by at most Delta h^2 / 24 on such an integrand (worst kink
-  // position, half-way). Bound: twice that, plus 1e-8 for the smooth phases' RK4 error.
-  const double Delta = std::abs(K * vr - D * g) / m, dv = 2 * Delta * h * h / 24 + 1e-8;
+  // The exit: from t_r on, free flight. The step containing the release integrates a force with a
+  // kink (SoftImpact::kink_velocity_bound: twice Simpson's Delta h^2 / 24), plus 1e-8 for the
+  // smooth phases' RK4 error.
+  const double dv = osc.kink_velocity_bound(h) + 1e-8;
   const double s = t_off - tr;
   INFO("exit speed " << vr << " m/s; velocity error " << sim.qd[0] - (vr - g * s) << " (bound " << dv << ")");
   CHECK(std::abs(sim.qd[0] - (vr - g * s)) <= dv);

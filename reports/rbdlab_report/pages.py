@@ -500,7 +500,7 @@ def index_page(ctx):
     for study, title in (("frames", "Moving frames and representations (seeds 000, 002)"),
                          ("integration", "Lie-group integration, SE(3) vs SO(3)xR3 (seed 004)"),
                          ("constraints", "Quaternion constraint Jacobians, 64 lock masks (seed 001)"),
-                         ("contact_simulation", "Contact simulation: event-driven vs time-stepping (Table 11.1)"),
+                         ("contact_simulation", "Contact simulation: event-driven, time-stepping, compliant (Table 11.1, section 11.8)"),
                          ("lcp_solvers", "Contact LCP solvers: projected Gauss-Seidel vs pivoting (Eqs. 11.42-11.43)")):
         if os.path.exists(os.path.join(data.data_dir, study + ".json")):
             L.append(f"- [{title}]({study}.md)")
