@@ -17,12 +17,14 @@
 #include "cases/gu.hpp"
 #include "cases/geared_arm.hpp"
 #include "cases/gu_dh.hpp"
+#include "cases/planar.hpp"
 #include "cases/registry.hpp"
 #include "core/counting_scalar.hpp"
 #include "factorization/variants.hpp"
 #include "forward_dynamics/variants.hpp"
 #include "inverse_dynamics/variants.hpp"
 #include "mass_matrix/variants.hpp"
+#include "planar/variants.hpp"
 #include "verify/support/families.hpp"
 #include "verify/support/json_out.hpp"
 #include "verify/support/polyfit.hpp"
@@ -487,6 +489,55 @@ nlohmann::json section_9_7_statement() {
       {"agree", gu30 >= 0.10 && gu30 <= 0.20}};
 }
 
+// Planar vectors (section 2.16) against spatial ones on planar revolute chains of n = 1..10 bodies
+// (cases/planar.hpp, the chains verify/test_planar.cpp checks for equal results): RNEA, CRBA and
+// ABA counted both ways, and section 10.3's footnote -- planar vectors pay most in the ABA, whose
+// articulated inertias shrink from 21 parameters to 6 -- checked as: the ABA's spatial / planar
+// ratio of m + a at n = 10 is the largest of the three.
+nlohmann::json planar_counts() {
+  using C = Counted;
+  nlohmann::json rows = nlohmann::json::array();
+  for (int n = 1; n <= 10; ++n) {
+    const planar::Model<double> pmd = cases::random_planar(77, n, false, true);
+    const planar::Model<C> pm = pmd.cast<C>();
+    const Model<C> sm = planar::to_spatial(pmd).cast<C>();
+    const cases::PlanarState st = cases::random_pstate(77, n);
+    const VecX<C> q = cases::to<C>(st.q), qd = cases::to<C>(st.qd), qdd = cases::to<C>(st.qdd), tau = cases::to<C>(st.tau);
+    VecX<C> out = VecX<C>::Zero(n);
+    MatX<C> H = MatX<C>::Zero(n, n);
+    planar::Workspace<C> pws(pm);
+    Workspace<C> ws(sm);
+    ForwardDynamicsWorkspace<C> fws(sm);
+    nlohmann::json row = {{"n", n}};
+    row["rnea"] = {{"planar", counts_json(count_ops([&] { planar::Rnea::run(pm, q, qd, qdd, out, pws); }))},
+                   {"spatial", counts_json(count_ops([&] { RneaSpatial::run<C>(sm, q, qd, qdd, nullptr, out, ws); }))}};
+    row["crba"] = {{"planar", counts_json(count_ops([&] { planar::Crba::run(pm, q, H, pws); }))},
+                   {"spatial", counts_json(count_ops([&] { Crba::run<C>(sm, q, H, ws); }))}};
+    row["aba"] = {{"planar", counts_json(count_ops([&] { planar::Aba::run(pm, q, qd, tau, out, pws); }))},
+                  {"spatial", counts_json(count_ops([&] { Aba::run<C>(sm, q, qd, tau, nullptr, out, fws); }))}};
+    rows.push_back(row);
+  }
+  return rows;
+}
+nlohmann::json planar_statement(const nlohmann::json& rows) {
+  const nlohmann::json& last = rows.back();
+  auto ratio = [&](const char* alg) {
+    const auto &p = last[alg]["planar"], &s = last[alg]["spatial"];
+    return double(s["m"].get<long>() + s["a"].get<long>()) / double(p["m"].get<long>() + p["a"].get<long>());
+  };
+  const double r = ratio("rnea"), c = ratio("crba"), a = ratio("aba");
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "spatial / planar m + a at n = %d: RNEA %.2f, CRBA %.2f, ABA %.2f", last["n"].get<int>(), r,
+                c, a);
+  std::cout << "planar vectors: " << buf << "\n";
+  return nlohmann::json{{"quantity", "planar vs spatial vectors on a planar revolute chain: cost ratio per algorithm"},
+                        {"source", "Featherstone section 10.3, footnote ('particularly beneficial' for the ABA: 21 parameters to 6)"},
+                        {"published", "largest saving in the ABA"},
+                        {"rbdlab", buf},
+                        {"criterion", "the ABA's ratio is the largest"},
+                        {"agree", a > r && a > c}};
+}
+
 // Section 9.6's cost of G^T H G on Figure 9.2's arm (Eq. 9.27): dense G and H against their
 // actual nonzeros, counted on the two variants' own product steps.
 nlohmann::json section_9_6_counts() {
@@ -616,6 +667,8 @@ int main(int argc, char** argv) {
   for (const auto& r : section_9_6_statements(gears_9_6)) reproductions.push_back(r);
   const nlohmann::json table_a4 = table_a_4();  // App. A.3's cost of each compact operation
   for (const auto& r : table_a_4_reproductions(table_a4)) reproductions.push_back(r);
+  const nlohmann::json planar = planar_counts();
+  reproductions.push_back(planar_statement(planar));
   {
     const auto &b = fig["book_rows"], &r = fig["rbdlab"];
     auto three = [](const nlohmann::json& at) {
@@ -635,7 +688,7 @@ int main(int argc, char** argv) {
                                               "subtractions; sin and cos counted separately"},
                                {"records", records}, {"fits", fits}, {"book_table_10_1", book_rows()},
                                {"forward_dynamics_crossover", crossover}, {"figure_10_5", fig},
-                               {"table_a_4", table_a4}, {"section_9_6", gears_9_6},
+                               {"table_a_4", table_a4}, {"section_9_6", gears_9_6}, {"planar", planar},
                                // Figure 10.5's, sections 9.6-9.7's and Table A.4's figures checked (Reproductions page)
                                {"reproductions", reproductions},
                                {"discrepancies", statements["discrepancies"]}});

@@ -27,6 +27,7 @@
 #include <Eigen/Eigenvalues>
 #include <Eigen/LU>
 
+#include "cases/planar.hpp"
 #include "cases/random.hpp"
 #include "cases/states.hpp"
 #include "core/counting_scalar.hpp"
@@ -64,54 +65,14 @@ double maxabs(const Eigen::MatrixXd& a) { return a.size() ? a.cwiseAbs().maxCoef
 // i.e. <= 40 eps absolute; 256 eps leaves a margin of ~6 while a wrong sign or term is O(0.1).
 constexpr double kTabTol = 256 * kEps;
 
-pl::Transform<double> random_xpln(cases::Rng& rng) {
-  for (;;) {  // a random direction (c, s) by rejection, as cases::Rng::unit_vector (no libm)
-    const double x = rng.uniform(-1, 1), y = rng.uniform(-1, 1), n2 = x * x + y * y;
-    if (n2 > 1e-4 && n2 <= 1.0) {
-      const double n = std::sqrt(n2);
-      return pl::Transform<double>{x / n, y / n, pl::Vec2<double>(rng.uniform(-1.5, 1.5), rng.uniform(-1.5, 1.5))};
-    }
-  }
-}
 pl::PVec<double> random_pvec(cases::Rng& rng) {
   return pl::PVec<double>(rng.uniform(-1, 1), rng.uniform(-1, 1), rng.uniform(-1, 1));
 }
 
-// A random planar tree: body i's parent is i-1 (chain) or any earlier body or the base
-// (branched); joints revolute with probability 0.6 (or always), else prismatic along a random
-// direction; random tree transforms, masses in [0.5, 2], centres of mass within 0.5 of the
-// origin, I_C in [0.05, 0.5]; gravity (0.7, -9.81).
-pl::Model<double> random_planar(std::uint64_t seed, int n, bool branched, bool revolute_only = false) {
-  cases::Rng rng(seed);
-  pl::Model<double> m;
-  m.gravity = pl::Vec2<double>(0.7, -9.81);
-  for (int i = 0; i < n; ++i) {
-    const int parent = branched ? static_cast<int>(rng.uniform01() * (i + 1)) - 1 : i - 1;
-    pl::Joint<double> j;
-    if (!revolute_only && rng.uniform01() >= 0.6) {
-      const pl::Transform<double> d = random_xpln(rng);
-      j = pl::Joint<double>{pl::JointType::Prismatic, pl::Vec2<double>(d.c, d.s)};
-    }
-    m.add_body(parent, j, random_xpln(rng), rng.uniform(0.5, 2.0),
-               pl::Vec2<double>(rng.uniform(-0.5, 0.5), rng.uniform(-0.5, 0.5)), rng.uniform(0.05, 0.5));
-  }
-  return m;
-}
-
-struct PlanarState {
-  VecX<double> q, qd, qdd, tau;
-};
-PlanarState random_pstate(std::uint64_t seed, int n) {
-  cases::Rng rng(seed ^ 0x9e3779b97f4a7c15ULL);
-  PlanarState s{VecX<double>(n), VecX<double>(n), VecX<double>(n), VecX<double>(n)};
-  for (int i = 0; i < n; ++i) {
-    s.q[i] = rng.uniform(-3, 3);
-    s.qd[i] = rng.uniform(-1, 1);
-    s.qdd[i] = rng.uniform(-1, 1);
-    s.tau[i] = rng.uniform(-5, 5);
-  }
-  return s;
-}
+using cases::random_planar;
+using cases::random_pstate;
+using cases::random_xpln;
+using cases::PlanarState;
 
 // The six results (planar and spatial tau, H, qdd) of one model and state in scalar S.
 template <class S> struct Results {
