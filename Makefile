@@ -25,9 +25,8 @@
 #     `make verify` run two at a time (ci-checks below). Clean clone, ccache off, 2 cores, with the
 #     contact family added: `make verify` 1127 s -> 914 s, .ci/run 1573 s -> 1115 s. With the
 #     impact and friction families and the LCP solver study (stop 28), .ci/run on a clean clone,
-#     ccache off, 2 cores: 1202 s. With the QP variant, soft contact, contact geometry and the
-#     frictional simulators (stop 29; test_planar.cpp not yet in): 1116 s, while a third compile
-#     shared the two cores for its first minutes (so an upper figure).
+#     ccache off, 2 cores: 1202 s. With the QP variant, soft contact, contact geometry, the
+#     frictional simulators and planar vectors (stop 29): 1022 s.
 #   $(BENCH_BUILD) (build-bench/): the benchmark programs, compiled -O3 by BENCH_CXX (GCC, Debian's
 #     default compiler and the one a user's own build most likely uses), so that the timings
 #     describe the code users get. `rbdlab bench` runs the program from this tree.
