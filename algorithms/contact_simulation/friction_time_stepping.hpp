@@ -47,13 +47,10 @@ template <class S> class FrictionTimeSteppingSimulator {
     // matrix here, g is replaced by the velocity-level one).
     friction::dense_rows<S>(m_, cand_, q, qd, tau_, nullptr, ws_);
     const int nc = ws_.nc;
-    free_ = tau_ - ws_.C;
-    ws_.llt->solveInPlace(free_);
-    free_ = qd + h_ * free_;  // qd_free
-    target_.resize(nc);
+    free_velocity<S>(tau_, qd, h_, ws_, free_);
     for (int i = 0; i < nc; ++i)
-      target_[i] = step_target<S>(phi_[i], S(ws_.T3.col(3 * i).dot(qd)), cand_[static_cast<std::size_t>(i)].restitution, h_);
-    impacts::frictional_impulses<S>(cand_, free_, target_, ws_, qd);
+      ws_.target[i] = step_target<S>(phi_[i], S(ws_.T3.col(3 * i).dot(qd)), cand_[static_cast<std::size_t>(i)].restitution, h_);
+    impacts::frictional_impulses<S>(cand_, free_, ws_.target, ws_, qd);
     q = integrate(m_, q, qd, h_);
     t += h_;
     ++steps;
@@ -76,7 +73,7 @@ template <class S> class FrictionTimeSteppingSimulator {
   VecX<S> tau_;
   S h_;
   FrictionWorkspace<S> ws_;
-  VecX<S> phi_, free_, target_;
+  VecX<S> phi_, free_;
 };
 
 }  // namespace rbd::simulation

@@ -136,15 +136,6 @@ template <class S> class SoftContactSimulator {
                                     std::to_string(k) + ")");
   }
 
-  // q (+) v dt into out, joint by joint (integrate() without its returned temporary).
-  void integrate_into(const VecX<S>& q0, const VecX<S>& v, const S& dt, VecX<S>& out) const {
-    for (int i = 0; i < m_.nb; ++i) {
-      const Joint<S>& j = m_.joint[i];
-      joint_integrate(j, q0.segment(m_.q_idx[i], j.nq()), v.segment(m_.v_idx[i], j.nv()), dt, out.segment(m_.q_idx[i], j.nq()));
-    }
-  }
-
-  // k_j = f(qs_, qds_, zs_, xs_) with the step's contact modes.
   void stage(int j) {
     kv_[j] = qds_;
     soft_contact_dynamics<S>(m_, cand_, params_, qs_, qds_, tau_, zs_, xs_, case_, ws_, ka_[j], kz_[j], kx_[j]);
@@ -154,7 +145,7 @@ template <class S> class SoftContactSimulator {
   void rk4(const S& dt) {
     const S c[3] = {dt / S(2), dt / S(2), dt};
     for (int j = 1; j < 4; ++j) {
-      integrate_into(q, kv_[j - 1], c[j - 1], qs_);
+      integrate_into<S>(m_, q, kv_[j - 1], c[j - 1], qs_);
       qds_ = qd + c[j - 1] * ka_[j - 1];
       zs_ = z + c[j - 1] * kz_[j - 1];
       xs_ = x + c[j - 1] * kx_[j - 1];
@@ -162,7 +153,7 @@ template <class S> class SoftContactSimulator {
     }
     const S w = dt / S(6);
     vsum_ = (kv_[0] + S(2) * kv_[1] + S(2) * kv_[2] + kv_[3]) / S(6);
-    integrate_into(q, vsum_, dt, q1_);
+    integrate_into<S>(m_, q, vsum_, dt, q1_);
     qd1_ = qd + w * (ka_[0] + S(2) * ka_[1] + S(2) * ka_[2] + ka_[3]);
     z1_ = z + w * (kz_[0] + S(2) * kz_[1] + S(2) * kz_[2] + kz_[3]);
     x1_ = x + w * (kx_[0] + S(2) * kx_[1] + S(2) * kx_[2] + kx_[3]);

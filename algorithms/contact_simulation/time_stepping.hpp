@@ -30,6 +30,14 @@ template <class S> S step_target(const S& phi, const S& zeta, const S& e, const 
   return closing ? S(-e * zeta) : S(-phi / h);
 }
 
+// qd_free = qd + h H^-1 (tau - C), with C and H's factor from the step's dense pass (ws.C, ws.llt).
+template <class S>
+void free_velocity(const VecX<S>& tau, const VecX<S>& qd, const S& h, const ContactWorkspace<S>& ws, VecX<S>& out) {
+  out = tau - ws.C;
+  ws.llt->solveInPlace(out);
+  out = qd + h * out;
+}
+
 template <class S> class TimeSteppingSimulator {
  public:
   TimeSteppingSimulator(const Model<S>& m, PointContacts<S> candidates, VecX<S> q0, VecX<S> qd0, VecX<S> tau, const S& h)
@@ -48,9 +56,7 @@ template <class S> class TimeSteppingSimulator {
     contact_gaps<S>(m_, cand_, q, ws_, phi_);
     contacts::dense_lcp<S>(m_, cand_, q, qd, tau_, nullptr, ws_);  // H = L L^T, C, T and M = T^T H^-1 T
     const int nc = ws_.nc;
-    free_ = tau_ - ws_.C;
-    ws_.llt->solveInPlace(free_);
-    free_ = qd + h_ * free_;                                          // qd_free
+    free_velocity<S>(tau_, qd, h_, ws_, free_);
     if (nc > 0) {
       zeta_.noalias() = ws_.T.transpose() * qd;
       ws_.d.noalias() = ws_.T.transpose() * free_;

@@ -55,7 +55,6 @@ void friction_impact(const Model<S>& m, const PointContacts<S>& contacts, const 
   // T3 and H = L L^T at q (dense_rows also forms the acceleration-level G and g; tau = 0 is
   // arbitrary there: a finite force delivers no impulse, Eq. 11.54).
   friction::dense_rows<S>(m, contacts, q, qd_minus, ws.zero, nullptr, ws);
-  ws.target.resize(ws.nc);
   for (int i = 0; i < ws.nc; ++i) {
     const S zeta = ws.T3.col(3 * i).dot(qd_minus);
     ws.target[i] = zeta < S(0) ? S(-contacts[static_cast<std::size_t>(i)].restitution * zeta) : S(0);

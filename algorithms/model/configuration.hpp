@@ -214,16 +214,23 @@ template <class S> VecX<S> qdot(const Model<S>& model, const VecX<S>& q, const V
   return out;
 }
 
-// q (+) v dt, joint by joint (each joint's exact flow for constant v).
-// dt is not deduced, so integrate(model, q, v, 0.01) works for any S.
+// q (+) v dt, joint by joint (each joint's exact flow for constant v), into out (nq entries, not
+// resized: a caller's loop allocates nothing). out must not alias q.
 template <class S>
-VecX<S> integrate(const Model<S>& model, const VecX<S>& q, const VecX<S>& v, const std::type_identity_t<S>& dt) {
-  VecX<S> out(model.nq);
+void integrate_into(const Model<S>& model, const VecX<S>& q, const VecX<S>& v, const std::type_identity_t<S>& dt,
+                    VecX<S>& out) {
   for (int i = 0; i < model.nb; ++i) {
     const Joint<S>& j = model.joint[i];
     joint_integrate(j, q.segment(model.q_idx[i], j.nq()), v.segment(model.v_idx[i], j.nv()), dt,
                     out.segment(model.q_idx[i], j.nq()));
   }
+}
+
+// The same, returned. dt is not deduced, so integrate(model, q, v, 0.01) works for any S.
+template <class S>
+VecX<S> integrate(const Model<S>& model, const VecX<S>& q, const VecX<S>& v, const std::type_identity_t<S>& dt) {
+  VecX<S> out(model.nq);
+  integrate_into<S>(model, q, v, dt, out);
   return out;
 }
 
