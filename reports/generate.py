@@ -34,6 +34,7 @@ from rbdlab_report import integration_page  # noqa: E402
 from rbdlab_report import constraints_page  # noqa: E402
 from rbdlab_report import contact_simulation_page  # noqa: E402
 from rbdlab_report import lcp_solvers_page  # noqa: E402
+from rbdlab_report import performance_page  # noqa: E402
 from rbdlab_report import accuracy_studies_page  # noqa: E402
 from rbdlab_report import mutation_page  # noqa: E402
 from rbdlab_report import budgets_page  # noqa: E402
@@ -92,6 +93,7 @@ def main(argv=None):
         written += constraints_page.render(data, tmp, out)   # optional: constraints.json
         written += contact_simulation_page.render(data, tmp, out)   # optional: contact_simulation.json
         written += lcp_solvers_page.render(data, tmp, out)   # optional: lcp_solvers.json
+        written += performance_page.render(data, tmp, out)   # optional: symbolic.json (+ bench_generated.json, bench_batch.json)
         written += accuracy_studies_page.render(data, tmp, out)   # optional: roundoff.json
         written += mutation_page.render(data, tmp, out)   # optional: mutation.json (make mutate)
         written += budgets_page.render(data, tmp, out)   # budgets and regression limits (baselines)

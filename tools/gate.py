@@ -8,6 +8,8 @@ committed baselines in reports/baselines/.
 What is gated, and how:
   - operation counts (opcounts.json): every (family, variant, case, n) record equals the
     baseline exactly; counts are deterministic, so any difference is a code change.
+  - symbolic lists (symbolic.json): every (family, variant, case, n) assignment list, raw and
+    simplified, counted exactly as in the baseline, and Table 10.3's figures agreeing.
   - accuracy (accuracy.json), per (family, variant, case) record:
       * the record passes its a-priori budget and gate 1 (`pass`), and holds no NaN or inf
         (they are written as null, or named in `non_finite`);
@@ -47,7 +49,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "reports" / "data"
 BASE = ROOT / "reports" / "baselines"
-EXACT = ["opcounts.json", "accuracy.json"]
+EXACT = ["opcounts.json", "accuracy.json", "symbolic.json"]
 STUDIES = ["roundoff.json", "integration.json", "constraints.json", "frames.json"]
 
 # A measured error may grow by at most this factor over its baseline. It must cover the
@@ -92,19 +94,46 @@ def g(x):
     return f"{x:.4g}" if finite(x) else str(x)
 
 
-def check_opcounts(fresh, base, problems):
-    fields = ("family", "variant", "case", "n")
-    counted = ("m", "a", "mul", "div", "add", "sqrt", "sin", "cos")
-    b = {key(r, *fields): r for r in base["records"]}
-    f = {key(r, *fields): r for r in fresh["records"]}
+COUNT_FIELDS = ("family", "variant", "case", "n")
+COUNTED = ("m", "a", "mul", "div", "add", "sqrt", "sin", "cos")
+
+
+def matched_records(fresh, base, label, verb, problems):
+    """(baseline, fresh, keys in both) by COUNT_FIELDS; a record on one side only is a problem."""
+    b = {key(r, *COUNT_FIELDS): r for r in base["records"]}
+    f = {key(r, *COUNT_FIELDS): r for r in fresh["records"]}
     for k in sorted(set(b) - set(f)):
-        problems.append(f"op counts: {'/'.join(map(str, k))} is in the baseline but was not counted")
+        problems.append(f"{label}: {'/'.join(map(str, k))} is in the baseline but was not {verb}")
     for k in sorted(set(f) - set(b)):
-        problems.append(f"op counts: {'/'.join(map(str, k))} has no baseline (run `make baseline` if intended)")
-    for k in sorted(set(b) & set(f)):
+        problems.append(f"{label}: {'/'.join(map(str, k))} has no baseline (run `make baseline` if intended)")
+    return b, f, sorted(set(b) & set(f))
+
+
+def check_opcounts(fresh, base, problems):
+    counted = COUNTED
+    b, f, both = matched_records(fresh, base, "op counts", "counted", problems)
+    for k in both:
         diffs = [f"{c} {b[k][c]} -> {f[k][c]}" for c in counted if b[k].get(c) != f[k].get(c)]
         if diffs:
             problems.append(f"op counts changed for {'/'.join(map(str, k))}: " + ", ".join(diffs))
+
+
+def check_symbolic(fresh, base, problems):
+    """symbolic.json (verify/symbolic_study.cpp): every variant's assignment list, raw and simplified,
+    counted exactly as in the baseline (the lists are deterministic), and Table 10.3's figures agreeing."""
+    counted = COUNTED
+    b, f, both = matched_records(fresh, base, "symbolic", "traced", problems)
+    for k in both:
+        if b[k].get("traced") != f[k].get("traced"):
+            problems.append(f"symbolic: {'/'.join(map(str, k))} traced {b[k].get('traced')} -> {f[k].get('traced')}")
+            continue
+        diffs = [f"{part} {c} {b[k][part][c]} -> {f[k][part][c]}" for part in ("raw", "simplified") if part in b[k]
+                 for c in counted if b[k][part].get(c) != f[k].get(part, {}).get(c)]
+        if diffs:
+            problems.append(f"symbolic: counts changed for {'/'.join(map(str, k))}: " + ", ".join(diffs))
+    for r in fresh.get("reproductions", []):
+        if r.get("agree") is not True:
+            problems.append(f"symbolic: {r.get('quantity')}: rbdlab {r.get('rbdlab')} vs published {r.get('published')}")
 
 
 def error_limit(baseline, floor):
@@ -223,6 +252,8 @@ def check(data=None, base=None, only=None):
         check_opcounts(load(data / "opcounts.json"), load(base / "opcounts.json", True), problems)
     if "accuracy.json" in files:
         check_accuracy(load(data / "accuracy.json"), load(base / "accuracy.json", True), problems)
+    if "symbolic.json" in files:
+        check_symbolic(load(data / "symbolic.json"), load(base / "symbolic.json", True), problems)
     n_fig = 0
     studies = [x for x in STUDIES if x in files]
     for study in studies:
@@ -241,6 +272,8 @@ def check(data=None, base=None, only=None):
     if "accuracy.json" in files:
         said.append(f"{len(load(base / 'accuracy.json', True)['records'])} accuracy records within budget and within "
                     f"{RATIO_LIMIT:g}x of their baseline errors")
+    if "symbolic.json" in files:
+        said.append(f"{len(load(base / 'symbolic.json', True)['records'])} symbolic-list records identical to the baseline")
     if studies:
         said.append(f"{n_fig} study figures ({', '.join(studies)}) within their baselines")
     print("gate: " + "; ".join(said))

@@ -59,14 +59,15 @@ MUTANT_KEYS = ("id", "kind", "file", "form", "original", "replacement", "descrip
 # rbdlab command, which the gates run), each called as PROGRAM DATA_DIR.
 PROGRAMS = ("rbdlab_accuracy", "rbdlab_opcounts", "rbdlab_reproductions", "rbdlab_frames_study",
             "rbdlab_integration_study", "rbdlab_constraints_study", "rbdlab_roundoff_study",
-            "rbdlab_contact_simulation_study", "rbdlab_lcp_solver_study")
+            "rbdlab_contact_simulation_study", "rbdlab_lcp_solver_study", "rbdlab_symbolic_study")
 TESTS = "rbdlab_tests"
 # The regression gate, split by the file it compares (tools/gate.py check --only FILE): each part
 # runs right after the program that writes its file, so that a mutant the gate catches on the op
 # counts (0.5 s) does not wait for the round-off study (minutes) first.
 GATE_FILE_OF = {"rbdlab_opcounts": "opcounts.json", "rbdlab_accuracy": "accuracy.json",
                 "rbdlab_frames_study": "frames.json", "rbdlab_integration_study": "integration.json",
-                "rbdlab_constraints_study": "constraints.json", "rbdlab_roundoff_study": "roundoff.json"}
+                "rbdlab_constraints_study": "constraints.json", "rbdlab_roundoff_study": "roundoff.json",
+                "rbdlab_symbolic_study": "symbolic.json"}
 GATE_PREFIX = "gate:"
 GATES = tuple(GATE_PREFIX + f for f in GATE_FILE_OF.values())
 PRODUCER = {GATE_PREFIX + f: p for p, f in GATE_FILE_OF.items()}

@@ -69,6 +69,20 @@ class CommandLineTest(unittest.TestCase):
         self.assertEqual(r.returncode, 1)
         self.assertIn("op counts changed", r.stdout)
 
+    def test_changed_symbolic_count_fails(self):
+        # A simplifier that removes one operation fewer (or more) on one list is a code change.
+        def bump(d):
+            r = next(x for x in d["records"] if x["traced"])
+            r["simplified"]["a"] += 1
+        self.edit("symbolic.json", bump)
+        r = self.run_gate("check")
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("symbolic: counts changed", r.stdout)
+
+    def test_symbolic_reproduction_disagreeing_fails(self):
+        self.edit("symbolic.json", lambda d: d["reproductions"][1].update(agree=False))
+        self.assertIn("symbolic: Table 10.3", self.run_gate("check").stdout)
+
     def test_missing_variant_fails(self):
         self.edit("opcounts.json", lambda d: d.update(records=[x for x in d["records"] if x["variant"] != "crba"]))
         self.assertIn("was not counted", self.run_gate("check").stdout)

@@ -336,7 +336,8 @@ class Data:
         # (frames.json: seeds 000/002; integration.json: seed 004; constraints.json: seed 001;
         # roundoff.json: Featherstone 10.1-10.2's statements the measurements contradict; opcounts.json: Figure
         # 10.5's statements checked by counting); the Reproductions page lists them all.
-        for study in ("frames.json", "integration.json", "constraints.json", "roundoff.json", "opcounts.json"):
+        for study in ("frames.json", "integration.json", "constraints.json", "roundoff.json", "opcounts.json",
+                      "symbolic.json"):
             path = p(study)
             raw = load_json(path, required=False)
             if raw is None:

@@ -504,6 +504,9 @@ def index_page(ctx):
                          ("lcp_solvers", "Contact LCP solvers: projected Gauss-Seidel vs pivoting (Eqs. 11.42-11.43)")):
         if os.path.exists(os.path.join(data.data_dir, study + ".json")):
             L.append(f"- [{title}]({study}.md)")
+    if os.path.exists(os.path.join(data.data_dir, "symbolic.json")):
+        L.append("- [Performance past the generic variants](performance.md): symbolic simplification and generated "
+                 "code (section 10.4, Table 10.3), batches of states in the vector unit")
     if os.path.exists(os.path.join(data.data_dir, "roundoff.json")):
         L.append("- [Accuracy studies: round-off vs n, the planar body, cond(H) vs N_B (sections 10.1-10.2)]"
                  "(accuracy_studies.md)")
@@ -865,6 +868,9 @@ def reproductions_page(ctx):
     if any(r.get("found_by") == "opcounts.json" for r in data.repro):
         studies += ("; Figure 10.5's statements checked by counting come from verify/opcounts.cpp, see "
                     "[Forward dynamics](forward_dynamics.md#figure-105-binary-trees)")
+    if any(r.get("found_by") == "symbolic.json" for r in data.repro):
+        studies += ("; Table 10.3's figures (symbolic simplification) come from verify/symbolic_study.cpp, see "
+                    "[Performance](performance.md)")
     L = [GENERATED, "", "# Reproductions of published numbers", "",
          "[Index](index.md) · [Provenance](provenance.md)", "",
          f"Every published number the suite recomputes in the multiprecision Reference scalar "
