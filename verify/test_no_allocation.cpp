@@ -27,6 +27,7 @@
 #include "cases/auto_tree.hpp"
 #include "cases/gu.hpp"
 #include "cases/states.hpp"
+#include "batch/evaluate_batch.hpp"
 #include "verify/support/families.hpp"
 
 namespace {
@@ -381,5 +382,28 @@ TEST_CASE("no allocation: geared dynamics variants, once the gear pairs are prep
         CHECK(a.total() == 0);
       }
     });
+  }
+}
+
+TEST_CASE("no allocation: batches of states, once the batch workspace is made", "[allocation]") {
+  // batch/evaluate_batch.hpp: the model broadcast into Batch<4> and every buffer live in the
+  // BatchWorkspace; a call loads lanes, runs the variant and stores lanes. 5 states: the padded
+  // last batch is counted too.
+  for (const rbd::Model<double>& m : models()) {
+    rbd::BatchWorkspace<4> b(m);
+    MatX Q(m.nq, 5), QD(m.nv, 5), X3(m.nv, 5), Y(m.nv, 5), HS(m.nv * m.nv, 5);
+    for (int j = 0; j < 5; ++j) {
+      const rbd::cases::State x = rbd::cases::random_state(m, 1 + j);
+      Q.col(j) = x.q;
+      QD.col(j) = x.qd;
+      X3.col(j) = x.qdd;
+    }
+    for (int k = 1; k <= 2; ++k) {
+      const Allocations id = counted_allocations([&] { rbd::inverse_dynamics_batch<rbd::RneaSpatial>(b, Q, QD, X3, Y); });
+      const Allocations mm = counted_allocations([&] { rbd::mass_matrix_batch<rbd::Crba>(b, Q, HS); });
+      const Allocations fd = counted_allocations([&] { rbd::forward_dynamics_batch<rbd::Aba>(b, Q, QD, X3, Y); });
+      INFO(m.name << ", call " << k << ": rnea " << id.total() << ", crba " << mm.total() << ", aba " << fd.total());
+      CHECK(id.total() + mm.total() + fd.total() == 0);
+    }
   }
 }
