@@ -3,6 +3,7 @@
 // algorithm on the same model, in one run (issue 17). Names:
 //   generated/<algorithm>/<case>/n:NV              the generated function
 //   <algorithm>/<variant>/<case>/n:NV              the generic variant, through rbdlab::run_inlined
+// (factor + solve: H(q) is made by the CRBA before timing, for both).
 // Inputs: a pool of seeded states rotated per iteration, the same for both. Each generated function
 // is checked against its variant on every pooled state before timing, to 1e-9 of the largest output:
 // a guard against a broken build (verify/test_symbolic.cpp is the gate: bit for bit against the
@@ -21,11 +22,13 @@
 
 #include "cases/registry.hpp"
 #include "cases/states.hpp"
+#include "factorization/variants.hpp"
 #include "forward_dynamics/variants.hpp"
 #include "inverse_dynamics/variants.hpp"
 #include "mass_matrix/variants.hpp"
 #include "rbdlab/api.hpp"
 #include "symbolic/generated_registry.hpp"
+#include "symbolic/trace_dynamics.hpp"
 
 namespace {
 
@@ -36,6 +39,7 @@ struct Case {
   std::string id;
   Model<double> model;  // model.cast<double>(): the constants the generated code holds
   std::vector<cases::State> pool;
+  std::vector<MatX<double>> H;  // H(q) of each pooled state (CRBA), the input of factor + solve
 };
 
 const Case& case_of(const std::string& id) {
@@ -43,16 +47,29 @@ const Case& case_of(const std::string& id) {
   for (const Case& c : all)
     if (c.id == id) return c;
   const Model<double> m = cases::build_case(id);
-  Case c{id, m.cast<double>(), {}};
-  for (int s = 1; s <= kPool; ++s) c.pool.push_back(cases::random_state(m, static_cast<std::uint64_t>(s)));
+  Case c{id, m.cast<double>(), {}, {}};
+  Workspace<double> ws(c.model);
+  for (int s = 1; s <= kPool; ++s) {
+    c.pool.push_back(cases::random_state(m, static_cast<std::uint64_t>(s)));
+    c.H.push_back(MatX<double>::Zero(c.model.nv, c.model.nv));
+    Crba::run<double>(c.model, c.pool.back().q, c.H.back(), ws);
+  }
   all.push_back(std::move(c));
   return all.back();
 }
 
 std::string slug(const std::string& id) { return id.rfind("urdf:", 0) == 0 ? id.substr(5) : id; }
 
-// The generated function's argument vector for a state: q, qd, then qdd or tau (q only for H).
-std::vector<double> inputs_of(const std::string& algorithm, const cases::State& x) {
+// The generated function's argument vector for pooled state k: q, qd, then qdd or tau (q only for
+// H; H's pattern entries then tau for factor + solve, symbolic/trace_dynamics.hpp).
+std::vector<double> inputs_of(const std::string& algorithm, const Case& c, int k) {
+  const cases::State& x = c.pool[k];
+  if (algorithm == "factorization") {
+    std::vector<double> in;
+    for (const auto& [i, j] : symbolic::factor_solve_pattern(c.model)) in.push_back(c.H[k](i, j));
+    in.insert(in.end(), x.tau.data(), x.tau.data() + x.tau.size());
+    return in;
+  }
   std::vector<double> in(x.q.data(), x.q.data() + x.q.size());
   if (algorithm == "mass_matrix") return in;
   in.insert(in.end(), x.qd.data(), x.qd.data() + x.qd.size());
@@ -61,13 +78,17 @@ std::vector<double> inputs_of(const std::string& algorithm, const cases::State& 
   return in;
 }
 
-enum class Algorithm { InverseDynamics, MassMatrix, ForwardDynamics };
+enum class Algorithm { InverseDynamics, MassMatrix, ForwardDynamics, FactorSolve };
 
 // One call of a generic variant of algorithm A; its result lands in H (mass matrix) or y.
 template <Algorithm A, class Variant>
-void run_generic(const Model<double>& m, const cases::State& x, Workspace<double>& ws,
-                 ForwardDynamicsWorkspace<double>& fws, MatX<double>& H, VecX<double>& y) {
-  if constexpr (A == Algorithm::MassMatrix)
+void run_generic(const Case& c, int k, Workspace<double>& ws, ForwardDynamicsWorkspace<double>& fws,
+                 FactorizationWorkspace<double>& factor_ws, MatX<double>& H, VecX<double>& y) {
+  const Model<double>& m = c.model;
+  const cases::State& x = c.pool[k];
+  if constexpr (A == Algorithm::FactorSolve)
+    rbdlab::run_inlined<double>([&] { Variant::template run<double>(m, c.H[k], x.tau, y, factor_ws); });
+  else if constexpr (A == Algorithm::MassMatrix)
     rbdlab::run_inlined<double>([&] { Variant::template run<double>(m, x.q, H, ws); });
   else if constexpr (A == Algorithm::ForwardDynamics)
     rbdlab::run_inlined<double>([&] { Variant::template run<double>(m, x.q, x.qd, x.tau, nullptr, y, fws); });
@@ -86,12 +107,13 @@ template <Algorithm A, class Variant> void register_generic(const symbolic::Gene
   if (std::string(Variant::name) == f.variant) {
     Workspace<double> ws(c.model);
     ForwardDynamicsWorkspace<double> fws(c.model);
+    FactorizationWorkspace<double> factor_ws(c.model);
     MatX<double> H = MatX<double>::Zero(c.model.nv, c.model.nv);
     VecX<double> y(c.model.nv);
     std::vector<double> out(f.outputs);
-    for (const cases::State& x : c.pool) {
-      run_generic<A, Variant>(c.model, x, ws, fws, H, y);
-      f.run(inputs_of(algorithm, x).data(), out.data());
+    for (int k = 0; k < kPool; ++k) {
+      run_generic<A, Variant>(c, k, ws, fws, factor_ws, H, y);
+      f.run(inputs_of(algorithm, c, k).data(), out.data());
       double scale = 1;
       for (int i = 0; i < f.outputs; ++i) scale = std::max(scale, std::abs(out[i]));
       for (int i = 0; i < f.outputs; ++i) {
@@ -110,11 +132,12 @@ template <Algorithm A, class Variant> void register_generic(const symbolic::Gene
     const Case& c = case_of(id);
     Workspace<double> ws(c.model);
     ForwardDynamicsWorkspace<double> fws(c.model);
+    FactorizationWorkspace<double> factor_ws(c.model);
     MatX<double> H = MatX<double>::Zero(c.model.nv, c.model.nv);
     VecX<double> y(c.model.nv);
     int k = 0;
     for (auto _ : st) {
-      run_generic<A, Variant>(c.model, c.pool[k], ws, fws, H, y);
+      run_generic<A, Variant>(c, k, ws, fws, factor_ws, H, y);
       benchmark::DoNotOptimize(H.data());
       benchmark::DoNotOptimize(y.data());
       benchmark::ClobberMemory();
@@ -135,7 +158,7 @@ void register_generated(const symbolic::GeneratedFunction& f) {
   benchmark::RegisterBenchmark(name.c_str(), [&f, algorithm](benchmark::State& st) {
     const Case& c = case_of(f.case_id);
     std::vector<std::vector<double>> in;
-    for (const cases::State& x : c.pool) in.push_back(inputs_of(algorithm, x));
+    for (int k = 0; k < kPool; ++k) in.push_back(inputs_of(algorithm, c, k));
     std::vector<double> out(f.outputs);
     int k = 0;
     for (auto _ : st) {
@@ -162,6 +185,7 @@ int main(int argc, char** argv) {
       const std::string a = f.algorithm;
       if (a == "inverse_dynamics") register_family<Algorithm::InverseDynamics, InverseDynamicsVariants>(f);
       else if (a == "mass_matrix") register_family<Algorithm::MassMatrix, MassMatrixVariants>(f);
+      else if (a == "factorization") register_family<Algorithm::FactorSolve, FactorizationVariants>(f);
       else register_family<Algorithm::ForwardDynamics, ForwardDynamicsVariants>(f);
     }
     if (!build_ok) return 1;

@@ -4,6 +4,8 @@
 # into rbdlab_generated. The sources are generated, never committed; a change to the algorithms or
 # the simplifier rebuilds rbdlab_codegen and so regenerates them. The tests (verify/test_symbolic.cpp)
 # and the benchmarks link the library.
+# Case ids of cases::build_case only (the tests and benchmarks rebuild each case by its id; for a URDF
+# file of your own, run rbdlab_codegen by hand: it takes paths too).
 set(RBDLAB_GENERATED_CASES urdf:ur5 urdf:iiwa14 urdf:panda urdf:solo12 gu:7
     CACHE STRING "Cases (cases::build_case ids) for which straight-line dynamics code is generated")
 

@@ -1,5 +1,5 @@
 // Symbolic simplification (Featherstone section 10.4; algorithms/symbolic/, issue 17): operation
-// counts of every traceable variant of inverse dynamics, mass matrix and forward dynamics on the
+// counts of every traceable variant of inverse dynamics, mass matrix, forward dynamics and factor + solve on the
 // generated cases, before and after simplification, with each rule's share of the saving, and
 // Table 10.3's worked example with the section's figures checked (29 operations to 5, "almost a
 // factor of 6", "90% of the possible cost savings"). Writes reports/data/symbolic.json; the
@@ -73,8 +73,9 @@ int main(int argc, char** argv) {
     for (const std::string id : {"urdf:ur5", "urdf:iiwa14", "urdf:panda", "urdf:solo12", "gu:7", "humanoid"}) {
       const Model<double> model = cases::build_case(id);
       const cases::State s = cases::random_state(model, 1);
-      for (Algorithm a : {Algorithm::InverseDynamics, Algorithm::MassMatrix, Algorithm::ForwardDynamics}) {
-        const SampleState<double> x{s.q, s.qd, a == Algorithm::ForwardDynamics ? s.tau : s.qdd};
+      for (Algorithm a : {Algorithm::InverseDynamics, Algorithm::MassMatrix, Algorithm::ForwardDynamics,
+                          Algorithm::FactorSolve}) {
+        const SampleState<double> x{s.q, s.qd, a == Algorithm::InverseDynamics || a == Algorithm::MassMatrix ? s.qdd : s.tau};
         const auto all = trace_family(a, model, model, x);
         const TracedVariant<double>* fewest_raw = nullptr;
         for (const auto& r : all) {

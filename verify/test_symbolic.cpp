@@ -10,6 +10,7 @@
 //     double equals the generic double result bit for bit (no rule reorders arithmetic);
 //  d. the rules are exhausted in one pass (simplify is idempotent) and the per-rule savings add
 //     up; a branch on the state cannot be traced and says so;
+//  (factor + solve, Tables 6.3-6.5, joins the three with H's pattern entries and b as inputs;)
 //  e. the generated C++ (rbdlab_generated, cmake/generated_code.cmake) reproduces the list it was
 //     emitted from bit for bit, on every generated case and algorithm, and is as accurate as the
 //     generic variant in double against the family's independent oracle (reference/).
@@ -18,6 +19,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <map>
+#include <sstream>
 #include <limits>
 #include <string>
 #include <vector>
@@ -26,6 +29,7 @@
 #include "cases/states.hpp"
 #include "core/counting_scalar.hpp"
 #include "reference/reference_scalar.hpp"
+#include "symbolic/emit_cpp.hpp"
 #include "symbolic/evaluate.hpp"
 #include "symbolic/generate.hpp"
 #include "symbolic/generated_registry.hpp"
@@ -75,12 +79,25 @@ TEST_CASE("symbolic: Table 10.3, 29 operations to 5, and the optimum 0.1 v1 v2",
 // Every case of rbdlab_generated, so the bit-for-bit checks cover what is generated.
 const std::vector<std::string> kCases = {"urdf:ur5", "urdf:iiwa14", "urdf:panda", "urdf:solo12", "gu:7"};
 
-template <class V> SampleState<V> sample_of(const cases::State& s, Algorithm a) {
+// The state in scalar V; for factor + solve also H(q) from the CRBA on m (in V, the same model the
+// variant is then run on), and b = tau.
+template <class V> SampleState<V> sample_of(const cases::State& s, Algorithm a, const Model<V>* m = nullptr) {
   auto c = [](const VecX<double>& x) { return VecX<V>(x.unaryExpr([](double d) { return scalar_cast<V>(d); })); };
-  return {c(s.q), c(s.qd), c(a == Algorithm::ForwardDynamics ? s.tau : s.qdd)};
+  SampleState<V> x{c(s.q), c(s.qd), c(a == Algorithm::ForwardDynamics || a == Algorithm::FactorSolve ? s.tau : s.qdd)};
+  if (a == Algorithm::FactorSolve) {
+    Workspace<V> ws(*m);
+    x.H = MatX<V>::Zero(m->nv, m->nv);
+    Crba::run<V>(*m, x.q, x.H, ws);
+  }
+  return x;
 }
 
-// The generic variant `Variant` of `a` in scalar S on model m at x; H row by row for the mass matrix.
+// The same sample with every value converted to double (the counting scalar's values, exactly).
+SampleState<double> as_double(const SampleState<Counted>& x) {
+  auto d = [](const auto& v) { return v.unaryExpr([](const Counted& c) { return c.value(); }).eval(); };
+  return {d(x.q), d(x.qd), d(x.third), x.H.size() ? MatX<double>(d(x.H)) : MatX<double>()};
+}
+
 // With `count`, the operations of the run alone are counted (not the workspace's construction).
 template <class Variant, class S>
 VecX<S> generic(Algorithm a, const Model<S>& m, const SampleState<S>& x, OpCounts* count = nullptr) {
@@ -88,7 +105,14 @@ VecX<S> generic(Algorithm a, const Model<S>& m, const SampleState<S>& x, OpCount
     if (count) *count = count_ops(f);
     else f();
   };
-  if (a == Algorithm::MassMatrix) {
+  if (a == Algorithm::FactorSolve) {
+    if constexpr (requires(VecX<S>& y, FactorizationWorkspace<S>& ws) { Variant::template run<S>(m, x.H, x.third, y, ws); }) {
+      FactorizationWorkspace<S> ws(m);
+      VecX<S> y(m.nv);
+      run([&] { Variant::template run<S>(m, x.H, x.third, y, ws); });
+      return y;
+    }
+  } else if (a == Algorithm::MassMatrix) {
     if constexpr (requires(MatX<S>& H, Workspace<S>& ws) { Variant::template run<S>(m, x.q, H, ws); }) {
       Workspace<S> ws(m);
       MatX<S> H = MatX<S>::Zero(m.nv, m.nv);
@@ -117,12 +141,25 @@ VecX<S> generic(Algorithm a, const Model<S>& m, const SampleState<S>& x, OpCount
   throw std::logic_error("generic: the variant is not of this algorithm");
 }
 
-template <class S, class V> VecX<S> evaluated(const Tape<V>& t, const SampleState<S>& x, Algorithm a) {
-  std::vector<S> in, out(t.outputs.size()), scratch;
+// The list's inputs at x, in the order trace_dynamics.hpp created them.
+template <class S> std::vector<S> list_inputs(const SampleState<S>& x, Algorithm a, const Model<double>& model) {
+  std::vector<S> in;
+  if (a == Algorithm::FactorSolve) {
+    for (const auto& [i, j] : factor_solve_pattern(model)) in.push_back(x.H(i, j));
+    for (Eigen::Index i = 0; i < x.third.size(); ++i) in.push_back(x.third[i]);
+    return in;
+  }
   for (const VecX<S>* part : {&x.q, &x.qd, &x.third}) {
     if (a == Algorithm::MassMatrix && part != &x.q) break;
     for (Eigen::Index i = 0; i < part->size(); ++i) in.push_back((*part)[i]);
   }
+  return in;
+}
+
+template <class S, class V>
+VecX<S> evaluated(const Tape<V>& t, const SampleState<S>& x, Algorithm a, const Model<double>& model) {
+  const std::vector<S> in = list_inputs(x, a, model);
+  std::vector<S> out(t.outputs.size()), scratch;
   evaluate<S>(t, in, out, scratch);
   return Eigen::Map<const VecX<S>>(out.data(), static_cast<Eigen::Index>(out.size()));
 }
@@ -133,21 +170,25 @@ template <Algorithm a, class Variant> void check_variant_in_double(const std::st
   if (!Variant::template applicable<double>(model)) return;
   INFO(id << " " << algorithm_name(a) << " " << Variant::name);
   const Model<Counted> mc = model.cast<Counted>();
-  const SampleState<double> x0 = sample_of<double>(cases::random_state(model, 1), a);
+  const Model<double> md = model.cast<double>();
+  const SampleState<double> x0 = sample_of<double>(cases::random_state(model, 1), a, &md);
   Tape<double> raw;
   try {
-    if constexpr (a == Algorithm::MassMatrix) raw = trace_mass_matrix<Variant>(model, x0.q);
+    if constexpr (a == Algorithm::FactorSolve) raw = trace_factor_solve<Variant>(model, model, x0.H, x0.third);
+    else if constexpr (a == Algorithm::MassMatrix) raw = trace_mass_matrix<Variant>(model, x0.q);
     else if constexpr (a == Algorithm::ForwardDynamics) raw = trace_forward_dynamics<Variant>(model, x0.q, x0.qd, x0.third);
     else raw = trace_inverse_dynamics<Variant>(model, x0.q, x0.qd, x0.third);
   } catch (const std::logic_error&) {
-    // Only the dense Cholesky route branches on its values (|x| tests); anything else is a regression.
-    CHECK(std::string(Variant::name) == "crba_llt_dense");
+    // Only the dense Cholesky routes branch on values of the state: crba_llt_dense, and Eigen's LLT
+    // and LDLT (llt_dense, ldlt_dense: positivity tests, LDLT's pivoting). Anything else is a regression.
+    const std::string name(Variant::name);
+    CHECK((name == "crba_llt_dense" || name == "llt_dense" || name == "ldlt_dense"));
     return;
   }
   SimplifyStats st;
   const Tape<double> simplified = simplify(raw, Rules{}, &st);
   // b: the executer's raw list against the counting scalar on the same call.
-  const SampleState<Counted> xc = sample_of<Counted>(cases::random_state(model, 1), a);
+  const SampleState<Counted> xc = sample_of<Counted>(cases::random_state(model, 1), a, &mc);
   OpCounts c;
   (void)generic<Variant, Counted>(a, mc, xc, &c);
   const ListCounts l = raw.counts();
@@ -169,8 +210,9 @@ template <Algorithm a, class Variant> void check_variant_in_double(const std::st
   // in the test of the generated code below.)
   for (std::uint64_t seed = 2; seed <= 4; ++seed) {
     const cases::State st_seed = cases::random_state(model, seed);
-    const VecX<Counted> want = generic<Variant, Counted>(a, mc, sample_of<Counted>(st_seed, a));
-    const VecX<double> got = evaluated<double>(simplified, sample_of<double>(st_seed, a), a);
+    const SampleState<Counted> xs = sample_of<Counted>(st_seed, a, &mc);
+    const VecX<Counted> want = generic<Variant, Counted>(a, mc, xs);
+    const VecX<double> got = evaluated<double>(simplified, as_double(xs), a, model);
     REQUIRE(got.size() == want.size());
     int differ = 0;
     for (Eigen::Index i = 0; i < got.size(); ++i) differ += !(got[i] == want[i].value());
@@ -188,6 +230,7 @@ TEST_CASE("symbolic: raw lists count what the counting scalar counts; simplified
     check_family_in_double<Algorithm::InverseDynamics, InverseDynamicsVariants>(id);
     check_family_in_double<Algorithm::MassMatrix, MassMatrixVariants>(id);
     check_family_in_double<Algorithm::ForwardDynamics, ForwardDynamicsVariants>(id);
+    check_family_in_double<Algorithm::FactorSolve, FactorizationVariants>(id);
   }
 }
 
@@ -199,25 +242,57 @@ template <Algorithm a, class Variant> void check_in_reference(const std::string&
   INFO(id << " " << algorithm_name(a) << " " << Variant::name);
   const Model<double> model = cases::build_case(id);
   const Model<Reference> mr = model.cast<Reference>();
-  const SampleState<Reference> x0 = sample_of<Reference>(cases::random_state(model, 1), a);
+  const SampleState<Reference> x0 = sample_of<Reference>(cases::random_state(model, 1), a, &mr);
   Tape<Reference> raw;
-  if constexpr (a == Algorithm::MassMatrix) raw = trace_mass_matrix<Variant>(mr, x0.q);
+  if constexpr (a == Algorithm::FactorSolve) raw = trace_factor_solve<Variant>(model, mr, x0.H, x0.third);
+  else if constexpr (a == Algorithm::MassMatrix) raw = trace_mass_matrix<Variant>(mr, x0.q);
   else if constexpr (a == Algorithm::ForwardDynamics) raw = trace_forward_dynamics<Variant>(mr, x0.q, x0.qd, x0.third);
   else raw = trace_inverse_dynamics<Variant>(mr, x0.q, x0.qd, x0.third);
   const Tape<Reference> simplified = simplify(raw);
-  CHECK(simplified.counts().total() < raw.counts().total());
+  // The model's zeros always remove something from the three recursions; the sparse factorization
+  // already skips every structural zero, so there nothing is left to remove (its gain is in time:
+  // no index arithmetic, reports/performance.md).
+  if constexpr (a == Algorithm::FactorSolve) CHECK(simplified.counts().total() <= raw.counts().total());
+  else CHECK(simplified.counts().total() < raw.counts().total());
   for (std::uint64_t seed = 5; seed <= 6; ++seed) {
-    const SampleState<Reference> x = sample_of<Reference>(cases::random_state(model, seed), a);
-    CHECK(rbd::verify::close40(evaluated<Reference>(simplified, x, a), generic<Variant, Reference>(a, mr, x)));
+    const SampleState<Reference> x = sample_of<Reference>(cases::random_state(model, seed), a, &mr);
+    CHECK(rbd::verify::close40(evaluated<Reference>(simplified, x, a, model), generic<Variant, Reference>(a, mr, x)));
   }
 }
 
-TEST_CASE("symbolic: simplified lists of rnea_spatial, crba and aba agree with the generic variants in Reference", "[symbolic]") {
+TEST_CASE("symbolic: simplified lists of rnea_spatial, crba, aba and ltdl_sparse agree with the generic variants in Reference",
+          "[symbolic]") {
   for (const std::string& id : kCases) {
     check_in_reference<Algorithm::InverseDynamics, RneaSpatial>(id);
     check_in_reference<Algorithm::MassMatrix, Crba>(id);
     check_in_reference<Algorithm::ForwardDynamics, Aba>(id);
+    check_in_reference<Algorithm::FactorSolve, LtdlSparse>(id);
   }
+}
+
+TEST_CASE("symbolic: constants stay distinct (NaN, signed zeros); the emitter refuses a non-finite one", "[symbolic]") {
+  // x*NaN, x*1.5, x*(-0), x*0: a table keyed by operator< alone would merge NaN with every constant.
+  Tape<double> tape;
+  {
+    Recording<double> on(tape);
+    const Traced<double> x = Traced<double>::input(tape, "x", 2.0);
+    for (double c : {std::numeric_limits<double>::quiet_NaN(), 1.5, -0.0, 0.0, 1.5}) {
+      const Traced<double> y = x * Traced<double>(c) + Traced<double>(3.0);
+      tape.outputs.push_back(y.node(tape));
+      tape.output_names.push_back("y");
+    }
+  }
+  const Tape<double> s = simplify(tape);
+  std::vector<double> out(5), scratch;
+  const std::vector<double> in = {2.0};
+  evaluate<double>(s, in, out, scratch);
+  CHECK(std::isnan(out[0]));
+  CHECK(out[1] == 6.0);
+  CHECK(out[2] == 3.0);
+  CHECK(out[3] == 3.0);
+  CHECK(out[4] == 6.0);
+  std::ostringstream os;
+  CHECK_THROWS_WITH(emit_cpp(s, "f", "test", os), Catch::Contains("not finite"));
 }
 
 TEST_CASE("symbolic: a branch on the state cannot be traced", "[symbolic]") {
@@ -231,14 +306,23 @@ TEST_CASE("symbolic: a branch on the state cannot be traced", "[symbolic]") {
 
 TEST_CASE("symbolic: the generated C++ reproduces its list bit for bit", "[symbolic]") {
   const auto functions = generated_functions();
-  CHECK(functions.size() == 3 * kCases.size());
+  REQUIRE(!functions.empty());
+  std::map<std::string, int> per_case;  // every generated case has all four algorithms
+  for (const GeneratedFunction& f : functions) ++per_case[f.case_id];
+  for (const auto& [id, n] : per_case) {
+    INFO(id);
+    CHECK(n == 4);
+  }
   for (const GeneratedFunction& f : functions) {
     INFO(f.case_id << " " << f.algorithm << " from " << f.variant);
     const Model<double> model = cases::build_case(f.case_id);
-    const Algorithm a = std::string(f.algorithm) == "inverse_dynamics" ? Algorithm::InverseDynamics
-                        : std::string(f.algorithm) == "mass_matrix"   ? Algorithm::MassMatrix
-                                                                       : Algorithm::ForwardDynamics;
-    const auto all = trace_family(a, model, model, sample_of<double>(cases::random_state(model, 1), a));
+    const std::string alg = f.algorithm;
+    const Algorithm a = alg == "inverse_dynamics" ? Algorithm::InverseDynamics
+                        : alg == "mass_matrix"    ? Algorithm::MassMatrix
+                        : alg == "factorization"  ? Algorithm::FactorSolve
+                                                  : Algorithm::ForwardDynamics;
+    // The generator traces on the model itself (cli/codegen.cpp), H from the CRBA on it.
+    const auto all = trace_family(a, model, model, sample_of<double>(cases::random_state(model, 1), a, &model));
     const TracedVariant<double>& best = shortest(all);
     CHECK(best.variant == f.variant);  // the generator chose the same list
     CHECK(best.simplified.counts().m() == f.m);
@@ -246,13 +330,10 @@ TEST_CASE("symbolic: the generated C++ reproduces its list bit for bit", "[symbo
     REQUIRE(f.inputs == static_cast<int>(best.simplified.inputs.size()));
     REQUIRE(f.outputs == static_cast<int>(best.simplified.outputs.size()));
     for (std::uint64_t seed = 7; seed <= 9; ++seed) {
-      const SampleState<double> x = sample_of<double>(cases::random_state(model, seed), a);
-      const VecX<double> want = evaluated<double>(best.simplified, x, a);
-      std::vector<double> in;
-      for (const VecX<double>* part : {&x.q, &x.qd, &x.third}) {
-        if (a == Algorithm::MassMatrix && part != &x.q) break;
-        in.insert(in.end(), part->data(), part->data() + part->size());
-      }
+      // H from the CRBA on the model in double, as the family table's factorization entry makes it.
+      const SampleState<double> x = sample_of<double>(cases::random_state(model, seed), a, &model);
+      const VecX<double> want = evaluated<double>(best.simplified, x, a, model);
+      const std::vector<double> in = list_inputs(x, a, model);
       std::vector<double> out(f.outputs);
       f.run(in.data(), out.data());
       int differ = 0;
@@ -268,6 +349,7 @@ TEST_CASE("symbolic: the generated C++ reproduces its list bit for bit", "[symbo
       // operation's worth of accuracy (O(1) relative) by 10^15.
       const rbd::verify::FamilyEntry& family = a == Algorithm::InverseDynamics ? rbd::verify::inverse_dynamics_family()
                                                : a == Algorithm::MassMatrix    ? rbd::verify::mass_matrix_family()
+                                               : a == Algorithm::FactorSolve   ? rbd::verify::factorization_family()
                                                                                 : rbd::verify::forward_dynamics_family();
       cases::State plain = cases::random_state(model, seed);
       plain.f_ext.assign(model.nb, Vec6<double>::Zero());  // the generated code takes no external forces

@@ -4,8 +4,9 @@
 // extensions: with AVX2 one instruction for N = 4, with AVX-512 for N = 8; narrower targets split
 // it). Nothing in the variants changes; the model is broadcast (every lane holds the same model).
 //
-// Lane k computes exactly what a single call computes in the counting scalar: the same double
-// operations in the order the variant's source writes them. (A plain double call can differ in
+// Lane k computes exactly what a single call computes in the counting scalar on the same model
+// (Model::cast, which re-rounds rotations to the nearest exactly rigid ones, as every scalar's
+// model is made): the same double operations in the order the variant's source writes them. (A plain double call can differ in
 // the last bits where Eigen vectorises a sum of doubles and so associates it differently;
 // verify/test_batch.cpp checks both.)
 //
@@ -15,6 +16,7 @@
 #include <cmath>
 #include <limits>
 #include <stdexcept>
+#include <string>
 
 #include <Eigen/Core>
 
@@ -75,10 +77,14 @@ template <int N> class Batch {
     for (int i = 0; i < N; ++i) r.v_[i] = std::atan2(y.v_[i], x.v_[i]);
     return r;
   }
+  // Like a comparison: a test whose answer differs between lanes throws (a validity check that
+  // passes for some states and fails for others cannot send the batch down one path).
   friend bool isfinite(const Batch& a) {
-    for (int i = 0; i < N; ++i)
-      if (!std::isfinite(a.v_[i])) return false;
-    return true;
+    const bool first = std::isfinite(a.v_[0]);
+    for (int i = 1; i < N; ++i)
+      if (std::isfinite(a.v_[i]) != first)
+        throw std::logic_error("Batch: the lanes disagree on 'isfinite': some states are not finite");
+    return first;
   }
 
   friend bool operator==(const Batch& a, const Batch& b) { return agree(a, b, [](double x, double y) { return x == y; }, "=="); }

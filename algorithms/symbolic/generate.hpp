@@ -11,6 +11,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "factorization/variants.hpp"
 #include "forward_dynamics/variants.hpp"
 #include "inverse_dynamics/variants.hpp"
 #include "mass_matrix/variants.hpp"
@@ -19,13 +20,14 @@
 
 namespace rbd::symbolic {
 
-enum class Algorithm { InverseDynamics, MassMatrix, ForwardDynamics };
+enum class Algorithm { InverseDynamics, MassMatrix, ForwardDynamics, FactorSolve };
 
 inline const char* algorithm_name(Algorithm a) {
   switch (a) {
     case Algorithm::InverseDynamics: return "inverse_dynamics";
     case Algorithm::MassMatrix: return "mass_matrix";
     case Algorithm::ForwardDynamics: return "forward_dynamics";
+    case Algorithm::FactorSolve: return "factorization";
   }
   return "?";
 }
@@ -40,8 +42,12 @@ template <class V> struct TracedVariant {
 };
 
 // The sample state: q, qd and the third input the algorithm takes (qdd for inverse dynamics, tau for
-// forward dynamics; unused by the mass matrix).
-template <class V> struct SampleState { VecX<V> q, qd, third; };
+// forward dynamics and the right-hand side b of factor + solve; unused by the mass matrix). Factor +
+// solve takes H(q) from the CRBA at this q.
+template <class V> struct SampleState {
+  VecX<V> q, qd, third;
+  MatX<V> H = {};  // factor + solve: H(q); empty = computed here by the CRBA
+};
 
 template <class V, class Variant, class Trace>
 void trace_one(const Model<double>& model_d, const Rules& rules, const Trace& trace, std::vector<TracedVariant<V>>& out) {
@@ -84,12 +90,23 @@ std::vector<TracedVariant<V>> trace_family(Algorithm algorithm, const Model<doub
       trace_all<V, ForwardDynamicsVariants>(model_d, rules, [&](auto tag) {
         return trace_forward_dynamics<typename decltype(tag)::type>(model, x.q, x.qd, x.third); }, out);
       break;
+    case Algorithm::FactorSolve: {
+      MatX<V> H = x.H;
+      if (H.size() == 0) {
+        Workspace<V> ws(model);
+        H = MatX<V>::Zero(model.nv, model.nv);
+        Crba::run<V>(model, x.q, H, ws);
+      }
+      trace_all<V, FactorizationVariants>(model_d, rules, [&](auto tag) {
+        return trace_factor_solve<typename decltype(tag)::type>(model_d, model, H, x.third); }, out);
+      break;
+    }
   }
   return out;
 }
 
-// The traced variant with the fewest operations (m + a, then sqrt/sin/cos) after simplification;
-// the first in the family's list on a tie, so the choice is deterministic.
+// The traced variant with the fewest operations after simplification, counting m + a + sqrt + sin +
+// cos alike; the first in the family's list on a tie, so the choice is deterministic.
 template <class V> const TracedVariant<V>& shortest(const std::vector<TracedVariant<V>>& all) {
   const TracedVariant<V>* best = nullptr;
   for (const auto& r : all)

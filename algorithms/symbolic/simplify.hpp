@@ -20,10 +20,14 @@
 // checks.
 //
 // No rule reorders or reassociates arithmetic, so the simplified list evaluated in double gives
-// the generic variant's double result to the last bit (except the sign of a zero; x*0 -> 0 also
-// drops the NaN an infinite x would give, and the inputs are finite by contract).
+// the generic variant's double result to the last bit, with these exceptions, all outside finite
+// arithmetic on finite inputs (the contract): the sign of a zero result; x*0 -> 0 and x - x -> 0
+// drop the NaN an infinite x would give, 0/x -> 0 the NaN of x = 0; and where a zero's sign
+// decides a division by zero, the infinity's sign.
+#include <cmath>
 #include <cstdint>
 #include <map>
+#include <stdexcept>
 #include <unordered_map>
 #include <vector>
 
@@ -45,23 +49,39 @@ struct SimplifyStats {
 
 namespace detail {
 inline bool counted(Op op) { return op != Op::Input && op != Op::Constant && op != Op::Neg; }
+
+// A strict total order on constants for the table of distinct constants: NaN (all alike) after
+// every number, and -0 before +0, so that neither a NaN (unordered by <, which would break the
+// map) nor a zero's sign can make two different constants share a node.
+template <class V> struct ConstantLess {
+  bool operator()(const V& a, const V& b) const {
+    using std::isnan;
+    using std::signbit;
+    const bool na = isnan(a), nb = isnan(b);
+    if (na || nb) return !na && nb;
+    if (a < b) return true;
+    if (b < a) return false;
+    return signbit(a) && !signbit(b);
+  }
+};
 }  // namespace detail
 
 template <class V> Tape<V> simplify(const Tape<V>& in, Rules rules = {}, SimplifyStats* stats = nullptr) {
   Tape<V> out;
   std::vector<int> map(in.nodes.size(), -1);        // old node -> node of `out` with its value
-  std::map<V, int> constants;                      // one node per distinct constant value
+  std::map<V, int, detail::ConstantLess<V>> constants;  // one node per distinct constant
   std::unordered_map<std::uint64_t, int> computed;  // (op, a, b) -> node, for rule 3
   long folded = 0, identities = 0, common = 0;
 
   auto constant = [&](const V& x) {
-    // -0 and +0 share a node: V's operator< does not tell them apart (the sign of a zero only).
     auto [it, fresh] = constants.try_emplace(x, -1);
     if (fresh) it->second = out.add(Op::Constant, -1, -1, x);
     return it->second;
   };
   auto is_const = [&](int k, double x) { return out.nodes[k].op == Op::Constant && out.nodes[k].value == V(x); };
   auto emit = [&](Op op, int a, int b, const V& sample) {
+    if (out.nodes.size() >= (std::size_t(1) << 27))
+      throw std::length_error("symbolic::simplify: more than 2^27 nodes (the subexpression key holds 28 bits per operand)");
     if (rules.common) {
       if ((op == Op::Add || op == Op::Mul) && b < a) std::swap(a, b);
       const std::uint64_t key = (std::uint64_t(op) << 56) ^ (std::uint64_t(std::uint32_t(a)) << 28) ^

@@ -9,7 +9,10 @@
 // The sample state fixes nothing in the list (a branch on it throws); it only gives each
 // recorded node the value it takes there, for checking.
 #include <string>
+#include <utility>
+#include <vector>
 
+#include "factorization/workspace.hpp"
 #include "forward_dynamics/workspace.hpp"
 #include "model/model.hpp"
 #include "model/workspace.hpp"
@@ -83,6 +86,41 @@ Tape<V> trace_forward_dynamics(const Model<V>& model, const VecX<V>& q, const Ve
     Variant::template run<T>(m, tq, tqd, ttau, static_cast<const ExternalForces<T>*>(nullptr), qdd, ws);
   }
   detail::outputs(tape, "qdd", qdd, false);
+  return tape;
+}
+
+// x = H^-1 b for this model's H (Table 6.3-6.5's factor and solve): the inputs are H's entries in
+// the model's branch-induced pattern (row k: H_kk, H_k,lambda(k), ..., the root's column, Table 6.4's
+// expanded parent array), then b; H's other entries are zero for every q on this tree (section 6.5),
+// so they enter as the constant 0, which is what lets the simplifier specialise a dense factorization
+// to the tree. H is symmetric: H(j, i) is the same traced value as H(i, j). Outputs x.
+inline std::vector<std::pair<int, int>> factor_solve_pattern(const Model<double>& model) {
+  const TreePattern p(expanded_parent(model));
+  std::vector<std::pair<int, int>> entries;
+  for (int k = 0; k < p.size(); ++k)
+    for (int place = p.row_start[k]; place < p.row_start[k + 1]; ++place) entries.emplace_back(k, p.col[place]);
+  return entries;
+}
+
+template <class Variant, class V>
+Tape<V> trace_factor_solve(const Model<double>& model_d, const Model<V>& model, const MatX<V>& H_sample,
+                           const VecX<V>& b_sample) {
+  using T = Traced<V>;
+  const Model<T> m = model.template cast<T>();
+  FactorizationWorkspace<T> ws(m);
+  MatX<T> H = MatX<T>::Zero(m.nv, m.nv);
+  VecX<T> x = VecX<T>::Zero(m.nv);
+  Tape<V> tape;
+  {
+    Recording<V> on(tape);
+    for (const auto& [i, j] : factor_solve_pattern(model_d)) {
+      H(i, j) = T::input(tape, "H[" + std::to_string(i) + "][" + std::to_string(j) + "]", H_sample(i, j));
+      H(j, i) = H(i, j);
+    }
+    const VecX<T> b = detail::inputs(tape, "b", b_sample);
+    Variant::template run<T>(m, H, b, x, ws);
+  }
+  detail::outputs(tape, "x", x, false);
   return tape;
 }
 

@@ -119,24 +119,24 @@ template <class V> class Traced {
                              "' on a value that depends on the run-time inputs; straight-line code "
                              "cannot record a branch (section 10.4 traces branch-free algorithms)");
   }
-  static Tape<V>& tape_for(const Traced& a, const Traced& b) {
-    Tape<V>* t = recording_tape<V>();
-    if (!t && (!a.constant_ || !b.constant_))
+  // Without a recording only constants may meet (e.g. Model::cast's arithmetic): the result is a
+  // constant too. A traced input outside its recording is a misuse.
+  static void require_recording_or_constants(const Traced& a, const Traced& b) {
+    if (!a.constant_ || !b.constant_)
       throw std::logic_error("symbolic::Traced: an operation on a traced input outside its Recording");
-    return *t;
   }
   static Traced binary(Op op, const Traced& a, const Traced& b, const V& value) {
     Traced r(value);
     r.constant_ = a.constant_ && b.constant_;
     if (Tape<V>* t = recording_tape<V>()) r.id_ = t->add(op, a.node(*t), b.node(*t), value);
-    else tape_for(a, b);  // throws if a symbol escaped its recording
+    else require_recording_or_constants(a, b);
     return r;
   }
   static Traced unary(Op op, const Traced& a, const V& value) {
     Traced r(value);
     r.constant_ = a.constant_;
     if (Tape<V>* t = recording_tape<V>()) r.id_ = t->add(op, a.node(*t), -1, value);
-    else tape_for(a, a);
+    else require_recording_or_constants(a, a);
     return r;
   }
 

@@ -12,7 +12,7 @@ from .pages import GENERATED, Context
 
 PAGE = "performance.md"
 FAMILY_TITLE = {"inverse_dynamics": "inverse dynamics", "mass_matrix": "mass matrix",
-                "forward_dynamics": "forward dynamics"}
+                "forward_dynamics": "forward dynamics", "factorization": "factor + solve"}
 
 
 def _check(raw, path):
