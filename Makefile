@@ -26,7 +26,11 @@
 #     contact family added: `make verify` 1127 s -> 914 s, .ci/run 1573 s -> 1115 s. With the
 #     impact and friction families and the LCP solver study (stop 28), .ci/run on a clean clone,
 #     ccache off, 2 cores: 1202 s. With the QP variant, soft contact, contact geometry, the
-#     frictional simulators and planar vectors (stop 29): 1022 s.
+#     frictional simulators and planar vectors (stop 29): 1022 s. With symbolic simplification (the
+#     tracer, the generator and its generated code, test_symbolic, the symbolic study) and the batch
+#     tests (stop 30): 1455 s. Of the added compile CPU, measured two at a time: test_batch's and
+#     test_symbolic's unity groups ~120 s each, rbdlab_symbolic_study ~70 s, rbdlab_codegen ~55 s;
+#     the generated sources themselves compile in under 1 s each.
 #   $(BENCH_BUILD) (build-bench/): the benchmark programs, compiled -O3 by BENCH_CXX (GCC, Debian's
 #     default compiler and the one a user's own build most likely uses), so that the timings
 #     describe the code users get. `rbdlab bench` runs the program from this tree.
