@@ -41,7 +41,6 @@ template <int N> class Batch {
 
  public:
   using Lanes = typename detail::BatchLanes<N>::type;
-  static constexpr int size = N;
 
   Batch() : v_{} {}
   Batch(double x) : v_(x - Lanes{}) {}  // NOLINT: broadcast, implicit like a built-in scalar's literal

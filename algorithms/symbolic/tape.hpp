@@ -21,7 +21,6 @@ enum class Op : std::uint8_t {
 };
 
 inline bool is_binary(Op op) { return op == Op::Add || op == Op::Sub || op == Op::Mul || op == Op::Div; }
-inline bool is_unary(Op op) { return op == Op::Neg || op == Op::Sqrt || op == Op::Sin || op == Op::Cos; }
 
 template <class V> struct Node {
   Op op;

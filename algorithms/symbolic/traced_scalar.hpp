@@ -67,7 +67,6 @@ template <class V> class Traced {
   }
 
   const V& value() const { return v_; }            // the constant, or the sample value
-  bool is_constant() const { return constant_; }   // known at generation time
   // The node that holds this value on `tape`, recording a constant the first time it is needed.
   int node(Tape<V>& tape) const {
     if (id_ >= 0) return id_;
