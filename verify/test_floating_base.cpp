@@ -25,6 +25,7 @@
 #include "cases/registry.hpp"
 #include "core/counting_scalar.hpp"
 #include "floating_base/id_floating.hpp"
+#include "floating_base/schur_complement.hpp"
 #include "forward_dynamics/variants.hpp"
 #include "inverse_dynamics/variants.hpp"
 #include "mass_matrix/variants.hpp"
@@ -271,12 +272,118 @@ TEST_CASE("floating base: joint accelerations of a free-floating system are inde
   }
 }
 
+// Example 9.2 (Eqs. 9.14-9.16): H^fl and C^fl from schur_complement.hpp against three things
+// they do not compute with:
+//  - the free-floating motion aba_floating predicts (Table 9.4, no H at all): with tau_0 = 0,
+//    H^fl qdd + C^fl = tau for its qdd;
+//  - the inverse of the tree's whole H (Table 6.2's crba, Eigen's LU): the joint block of H^-1
+//    is (H^fl)^-1 (block inversion), so H^fl (H^-1)_** = 1;
+//  - the kinetic energy of momentum-free motion (Example 9.3): with v_0 chosen so that the total
+//    momentum is zero, every body moves at J^fl_i qd, and sum_i (J^fl_i)^T I_i J^fl_i = H^fl
+//    body by body. (With F replaced by any other F' the sum is H - F^T (I_0^c)^-1 F'
+//    - F'^T (I_0^c)^-1 F + F'^T (I_0^c)^-1 F', not H - F'^T (I_0^c)^-1 F', so a wrong F cannot pass.)
+// And section 9.3's remark: H^fl is dense, and on a branched tree has more nonzero entries than
+// H's joint block, whose branch-induced zeros are exact.
+TEST_CASE("floating base: H^fl and C^fl (Eqs. 9.14-9.16) against ABA, H^-1 and the kinetic energy, 40 digits",
+          "[floating_base]") {
+  for (const auto& spec : floating_cases()) {
+    const Model<double> md = spec.build();
+    const Model<R> m = md.cast<R>();
+    const int n = m.nv - 6;
+    if (n == 0) continue;  // joint:free has no joints below its base
+    ForwardDynamicsWorkspace<R> ws(m);
+    const auto x = cast_state<R>(m, cases::random_state(md, 12));
+    INFO(spec.id);
+    MatX<R> Hfl = MatX<R>::Zero(n, n);
+    VecX<R> Cfl(n);
+    floating_coefficients<R>(m, x.q, x.qd, &x.f_ext, Hfl, Cfl, ws);
+
+    VecX<R> tau = x.tau, qdd(m.nv);
+    tau.head<6>().setZero();
+    AbaFloating::run<R>(m, x.q, x.qd, tau, &x.f_ext, qdd, ws);
+    check_close(VecX<R>(Hfl * qdd.tail(n) + Cfl), VecX<R>(tau.tail(n)), tau.norm() + Cfl.norm());
+
+    MatX<R> H = MatX<R>::Zero(m.nv, m.nv);
+    Crba::run<R>(m, x.q, H, ws);
+    const MatX<R> Hinv = H.fullPivLu().inverse();
+    const MatX<R> product = Hfl * Hinv.bottomRightCorner(n, n);
+    check_close(product, MatX<R>(MatX<R>::Identity(n, n)), R(n));
+
+    const auto k = body_kinematics(m, x.q, x.qd);
+    MatX<R> energy = MatX<R>::Zero(n, n), Jfl(6, n), Jbody(6, n);
+    for (int i = 0; i < m.nb; ++i) {
+      floating_jacobian<R>(m, x.q, i, Jfl, ws);
+      const Transform<R> Xi0 = k.X0[i] * k.X0[0].inverse();  // ^iX_0
+      for (int c = 0; c < n; ++c) Jbody.col(c) = Xi0.apply(Vec6<R>(Jfl.col(c)));
+      energy += Jbody.transpose() * m.I[i].matrix() * Jbody;
+    }
+    check_close(energy, Hfl, Hfl.norm());
+
+    // Sparsity: exact zeros of H's joint block (branch-induced) against H^fl's.
+    int zeros_H = 0, zeros_Hfl = 0;
+    for (int r = 0; r < n; ++r)
+      for (int c = 0; c < n; ++c) {
+        zeros_H += H(6 + r, 6 + c) == 0;
+        zeros_Hfl += Hfl(r, c) == 0;
+      }
+    INFO("exact zeros in H's joint block " << zeros_H << ", in H^fl " << zeros_Hfl << " (of " << n * n << ")");
+    CHECK(zeros_Hfl <= zeros_H);
+    if (spec.id == "urdf:solo12" || spec.id == "humanoid") {  // branched at the base: H^fl fills in
+      CHECK(zeros_H > 0);
+      CHECK(zeros_Hfl == 0);
+    }
+  }
+}
+
+// Example 9.4: J^fl_i maps a change of qd made by forces inside the system (the total momentum
+// kept, Example 9.3) to the change of body i's velocity. Checked without J^fl's ingredients:
+// the momentum is summed body by body (body_kinematics, Example 4.4), the base velocity change
+// that keeps it is solved for by probing that sum with unit base velocities, and the body
+// velocities of the new state come from the same independent kinematics.
+TEST_CASE("floating base: J^fl (Example 9.4) = the velocity change of a momentum-preserving qd change, 40 digits",
+          "[floating_base]") {
+  for (const auto& spec : floating_cases()) {
+    const Model<double> md = spec.build();
+    const Model<R> m = md.cast<R>();
+    const int n = m.nv - 6;
+    if (n == 0) continue;
+    ForwardDynamicsWorkspace<R> ws(m);
+    const auto x = cast_state<R>(m, cases::random_state(md, 13));
+    const auto dx = cast_state<R>(m, cases::random_state(md, 14));
+    INFO(spec.id);
+    // Momentum (base coordinates) is linear in qd at fixed q: h(qd) = A v_0 + B qd_*.
+    Mat6<R> A;
+    for (int c = 0; c < 6; ++c) {
+      VecX<R> e = VecX<R>::Zero(m.nv);
+      e[c] = R(1);
+      A.col(c) = momentum_in_floating_base(m, x.q, e);
+    }
+    VecX<R> dqd = VecX<R>::Zero(m.nv);
+    dqd.tail(n) = dx.qd.tail(n);
+    dqd.head<6>() = -A.fullPivLu().solve(momentum_in_floating_base(m, x.q, dqd));  // keeps h
+    const auto k0 = body_kinematics(m, x.q, x.qd);
+    const auto k1 = body_kinematics(m, x.q, VecX<R>(x.qd + dqd));
+    MatX<R> Jfl(6, n);
+    for (int i = 0; i < m.nb; ++i) {
+      floating_jacobian<R>(m, x.q, i, Jfl, ws);
+      const Transform<R> Xi0 = k0.X0[i] * k0.X0[0].inverse();  // ^iX_0
+      const Vec6<R> dv = Xi0.apply_inverse(Vec6<R>(k1.v[i] - k0.v[i]));  // base coordinates
+      INFO("body " << i);
+      check_close(Vec6<R>(Jfl * dqd.tail(n)), dv, dv.norm() + dqd.norm());
+    }
+    // The same check fails for the plain Jacobian (base held still): the base recoils.
+    floating_jacobian<R>(m, x.q, 0, Jfl, ws);
+    CHECK((Jfl * dqd.tail(n)).norm() > R("1e-3"));
+  }
+}
+
 TEST_CASE("floating base: a model that is not one floating tree is refused, naming the problem", "[floating_base]") {
   const Model<double> fixed = cases::gu(3);
   CHECK_FALSE(AbaFloating::applicable(fixed));
   CHECK_FALSE(CrbaFloating::applicable(fixed));
   CHECK_FALSE(RneaFloating::applicable(fixed));
   CHECK_FALSE(IdFloating::applicable(fixed));
+  CHECK_FALSE(CrbaFloatingSchur::applicable(fixed));
   // A free root plus a second body on the fixed base: two subsystems.
   ModelBuilder mb("two_roots");
   Joint<double> free;
@@ -297,7 +404,16 @@ TEST_CASE("floating base: a model that is not one floating tree is refused, nami
     CHECK_THROWS_WITH(CrbaFloating::run<double>(*m, x.q, H, ws), Catch::Contains(msg));
     CHECK_THROWS_WITH(RneaFloating::run<double>(*m, x.q, x.qd, x.qdd, nullptr, out, ws), Catch::Contains(msg));
     CHECK_THROWS_WITH(IdFloating::run<double>(*m, x.q, x.qd, x.qdd, nullptr, a0, out, ws), Catch::Contains(msg));
+    CHECK_THROWS_WITH(CrbaFloatingSchur::run<double>(*m, x.q, x.qd, x.tau, nullptr, out, fws), Catch::Contains(msg));
+    MatX<double> Hfl(1, 1), J(6, 1);
+    CHECK_THROWS_WITH(floating_coefficients<double>(*m, x.q, x.qd, nullptr, Hfl, out, fws), Catch::Contains(msg));
+    CHECK_THROWS_WITH(floating_jacobian<double>(*m, x.q, 0, J, fws), Catch::Contains(msg));
   }
+  const Model<double> humanoid = cases::humanoid();
+  ForwardDynamicsWorkspace<double> hws(humanoid);
+  MatX<double> J(6, humanoid.nv - 6);
+  CHECK_THROWS_WITH(floating_jacobian<double>(humanoid, cases::random_state(humanoid, 1).q, humanoid.nb, J, hws),
+                    Catch::Contains("is not a body") && Catch::Contains(humanoid.name));
 }
 
 // Cost, from the counting scalar: Table 9.4 skips the free joint's 6x6 D_0 = S^T I^A_0 S and

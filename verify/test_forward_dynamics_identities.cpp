@@ -12,6 +12,7 @@
 #include "bias/variants.hpp"
 #include "cases/registry.hpp"
 #include "cases/random.hpp"
+#include "cases/shapes.hpp"
 #include "forward_dynamics/variants.hpp"
 #include "inverse_dynamics/rnea_spatial.hpp"
 #include "mass_matrix/crba.hpp"
@@ -240,6 +241,56 @@ TEST_CASE("aba_inverse_inertia: Phi^A_i = (I^A_i)^-1 and I^A_i b^A_i = -p^A_i, b
     }
     CHECK((qa - qv).norm() <= R("1e-42") * qa.norm());
   }
+}
+
+// dca (section 7.5) finds every joint's constraint force T lambda on its way down the assembly
+// tree (Eq. 7.62) and every body's acceleration from its two handle forces. Both are checked
+// body by body against the RNEA (Table 5.1), which knows nothing of handles: at dca's own qdd,
+// the force across joint i is f_i = T_a tau_i + T lambda_i (Eq. 3.34 with the active force put
+// back), and a_i is the RNEA's body acceleration (both with gravity as the base's -a_g).
+// Chains: GU(7), the DH arm, and one body on each joint type (T of every width, the free joint's
+// empty T included). Tolerance as above: a few levels of 6x6 SPD inverses on bodies with
+// cond <= ~1e3, far below 1e-40 of the terms, while a wrong sign or transform is O(1).
+TEST_CASE("dca: each joint's force T_a tau + T lambda and each body's acceleration = the RNEA's (Reference)",
+          "[forward_dynamics]") {
+  using R = Reference;
+  std::vector<Model<double>> models = {cases::build_case("gu:7"), cases::build_case("dh:puma_like")};
+  for (const auto& [id, md] : cases::each_joint_alone()) models.push_back(md);
+  {  // every joint type inside one chain, so that assemblies join across joints of every T width
+    cases::Rng rng(77);
+    ModelBuilder mb("mixed_chain");
+    mb.gravity(Vec3<double>(0.3, -1.1, -9.81));
+    const JointType types[] = {JointType::Revolute, JointType::Spherical, JointType::Prismatic, JointType::Free,
+                               JointType::Cylindrical, JointType::Helical, JointType::Planar, JointType::Revolute};
+    int parent = -1;
+    for (const JointType t : types) {
+      const Joint<double> j = cases::make_joint(t, rng.unit_vector(), t == JointType::Helical ? 0.1 : 0.0);
+      parent = cases::add(mb, std::string(joint_type_name(t)) + std::to_string(parent + 1), parent, j,
+                          cases::random_xtree(rng), cases::random_body(rng));
+    }
+    models.push_back(mb.finish());
+  }
+  int checked = 0;
+  for (const Model<double>& md : models) {
+    REQUIRE(Dca::applicable(md));
+    const Model<R> m = md.cast<R>();
+    const auto x = cast_state<R>(m, cases::random_state(md, 6));
+    ForwardDynamicsWorkspace<R> wd(m);
+    Workspace<R> wr(m);
+    VecX<R> qdd(m.nv), tau(m.nv);
+    Dca::run<R>(m, x.q, x.qd, x.tau, &x.f_ext, qdd, wd);
+    RneaSpatial::run<R>(m, x.q, x.qd, qdd, &x.f_ext, tau, wr);
+    CHECK((tau - x.tau).norm() <= R("1e-40") * (x.tau.norm() + R(1)));
+    for (int i = 0; i < m.nb; ++i) {
+      INFO(md.name << " body " << i << " (" << joint_type_name(m.joint[i].type) << ")");
+      const Vec6<R> active = wd.Ta[i] * VecX<R>(x.tau.segment(m.v_idx[i], wd.Ta[i].cols()));
+      const Vec6<R> f = active + wd.dca.f1[i];
+      CHECK((f - wr.f[i]).norm() <= R("1e-40") * (wr.f[i].norm() + R(1)));
+      CHECK((wd.a[i] - wr.a[i]).norm() <= R("1e-40") * (wr.a[i].norm() + R(1)));
+      ++checked;
+    }
+  }
+  CHECK(checked >= 18);
 }
 
 }  // namespace test_forward_dynamics_identities

@@ -70,37 +70,55 @@ template <class S, class QVec> inline Vec3<S> base_gravity(const Model<S>& m, co
   return base_rotation<S>(m, q) * m.gravity;
 }
 
-// x = A^-1 b for a symmetric positive-definite 6x6 A (I_0^A of Eq. 9.17, I_0^c of Eq. 9.24):
-// A = L D L^T without square roots or pivoting (the pivots are positive because A is SPD), on
-// A's lower triangle. 6 divisions (the reciprocal pivots), the rest multiplications and
-// additions; a fixed cost per call, independent of the model's size.
-template <class S> inline Vec6<S> solve_spd6(const Mat6<S>& A, const Vec6<S>& b) {
-  Mat6<S> L;  // unit lower triangle below the diagonal; D on the diagonal
+// A symmetric positive-definite 6x6 A (I_0^A of Eq. 9.17, I_0^c of Eqs. 9.15, 9.24) as
+// A = L D L^T, without square roots or pivoting (the pivots are positive because A is SPD), from
+// A's lower triangle: L unit lower triangular below the diagonal, D on the diagonal, and the
+// reciprocal pivots. 6 divisions, the rest multiplications and additions; a fixed cost per
+// factorization, independent of the model's size. Factor once, solve as often as needed
+// (crba_floating_schur solves for every column of F).
+template <class S> struct Ldl6 {
+  Mat6<S> L;
   Vec6<S> Dinv;
+};
+
+template <class S> inline Ldl6<S> ldl6_factor(const Mat6<S>& A) {
+  Ldl6<S> f;
+  Mat6<S>& L = f.L;
   for (int j = 0; j < 6; ++j) {
     S d = A(j, j);
     for (int k = 0; k < j; ++k) d -= L(j, k) * L(j, k) * L(k, k);
     L(j, j) = d;
-    Dinv[j] = S(1) / d;
+    f.Dinv[j] = S(1) / d;
     for (int i = j + 1; i < 6; ++i) {
       S s = A(i, j);
       for (int k = 0; k < j; ++k) s -= L(i, k) * L(j, k) * L(k, k);
-      L(i, j) = s * Dinv[j];
+      L(i, j) = s * f.Dinv[j];
     }
   }
+  return f;
+}
+
+// x = A^-1 b from ldl6_factor(A).
+template <class S, class BVec> inline Vec6<S> ldl6_solve(const Ldl6<S>& f, const BVec& b) {
+  const Mat6<S>& L = f.L;
   Vec6<S> x;
   for (int i = 0; i < 6; ++i) {  // L y = b
     S s = b[i];
     for (int k = 0; k < i; ++k) s -= L(i, k) * x[k];
     x[i] = s;
   }
-  for (int i = 0; i < 6; ++i) x[i] = x[i] * Dinv[i];  // D z = y
+  for (int i = 0; i < 6; ++i) x[i] = x[i] * f.Dinv[i];  // D z = y
   for (int i = 5; i >= 0; --i) {  // L^T x = z
     S s = x[i];
     for (int k = i + 1; k < 6; ++k) s -= L(k, i) * x[k];
     x[i] = s;
   }
   return x;
+}
+
+// x = A^-1 b, one factorization and one solve.
+template <class S> inline Vec6<S> solve_spd6(const Mat6<S>& A, const Vec6<S>& b) {
+  return ldl6_solve<S>(ldl6_factor<S>(A), b);
 }
 
 }  // namespace floating_detail

@@ -13,7 +13,9 @@
 #include "forward_dynamics/aba_inverse_inertia.hpp"
 #include "forward_dynamics/crba_llt_dense.hpp"
 #include "forward_dynamics/crba_ltdl.hpp"
+#include "forward_dynamics/dca.hpp"
 #include "floating_base/aba_floating.hpp"
+#include "floating_base/crba_floating_schur.hpp"
 
 namespace rbd {
 
@@ -26,11 +28,13 @@ concept ForwardDynamicsVariant = requires(const Model<double>& m, const VecX<dou
   V::template run<double>(m, x, x, x, static_cast<const ExternalForces<double>*>(nullptr), out, ws);
 };
 
-using ForwardDynamicsVariants = std::tuple<Aba, CrbaLtdl, CrbaLltDense, AbaDh, AbaFloating, AbaImplicit, AbaInverseInertia>;
+using ForwardDynamicsVariants = std::tuple<Aba, CrbaLtdl, CrbaLltDense, AbaDh, AbaFloating, AbaImplicit, AbaInverseInertia,
+                                           CrbaFloatingSchur, Dca>;
 
 static_assert(ForwardDynamicsVariant<Aba> && ForwardDynamicsVariant<CrbaLtdl> &&
               ForwardDynamicsVariant<CrbaLltDense> && ForwardDynamicsVariant<AbaDh> &&
               ForwardDynamicsVariant<AbaFloating> && ForwardDynamicsVariant<AbaImplicit> &&
-              ForwardDynamicsVariant<AbaInverseInertia>);
+              ForwardDynamicsVariant<AbaInverseInertia> && ForwardDynamicsVariant<CrbaFloatingSchur> &&
+              ForwardDynamicsVariant<Dca>);
 
 }  // namespace rbd

@@ -8,6 +8,7 @@
 #include <Eigen/Cholesky>
 
 #include "factorization/workspace.hpp"
+#include "floating_base/base_state.hpp"
 #include "model/workspace.hpp"
 
 namespace rbd {
@@ -55,6 +56,37 @@ template <class S> void joint_force_subspaces(const Mat6N<S>& Sm, Mat6N<S>& T, M
   Ta = (StS.llt().solve(MatN<S>(Sm.transpose()))).transpose();  // T_a^T = (S^T S)^-1 S^T
 }
 
+// dca (section 7.5) on a chain: the binary assembly tree, nodes numbered children first. Nodes
+// 0..nb-1 are the bodies (leaves); each later node joins its halves lo..mid and mid+1..hi by
+// joint mid + 1; the last node is the whole chain.
+struct DcaNode {
+  int lo, mid, hi, left, right;
+};
+template <class S> struct DcaStorage {
+  std::vector<DcaNode> tree;
+  std::vector<Mat6<S>> Phi1, Phi4, Phi14, W;  // Eq. 7.59's coefficients per node; W = T Y^-1 T^T of its joint
+  std::vector<Vec6<S>> b1, b4, beta, f1, f4;  // biases, Eq. 7.62's beta, the handle forces found on the way down
+  DcaStorage() = default;
+  explicit DcaStorage(int nb) {
+    for (int i = 0; i < nb; ++i) tree.push_back({i, i, i, -1, -1});
+    if (nb > 0) split(0, nb - 1);
+    const std::size_t n = tree.size();
+    Phi1.assign(n, Mat6<S>::Zero());
+    Phi4 = Phi14 = W = Phi1;
+    b1.assign(n, Vec6<S>::Zero());
+    b4 = beta = f1 = f4 = b1;
+  }
+
+ private:
+  int split(int lo, int hi) {
+    if (lo == hi) return lo;
+    const int mid = (lo + hi) / 2;
+    const int left = split(lo, mid), right = split(mid + 1, hi);
+    tree.push_back({lo, mid, hi, left, right});
+    return static_cast<int>(tree.size()) - 1;
+  }
+};
+
 template <class S> struct ForwardDynamicsWorkspace : Workspace<S> {
   // Articulated-body algorithm (Table 7.1), per body, in body coordinates.
   std::vector<Mat6<S>> IA;   // articulated-body inertia I^A_i
@@ -77,6 +109,14 @@ template <class S> struct ForwardDynamicsWorkspace : Workspace<S> {
   MatX<S> H;                 // joint-space inertia; out-of-pattern entries stay exactly zero
   VecX<S> C;                 // bias forces C(q, qd, f_ext)
   FactorizationWorkspace<S> fact;
+  // crba_floating_schur and floating_base/schur_complement.hpp (Eqs. 9.14-9.16), floating-base
+  // models only (empty otherwise): (I_0^c)^-1 F in columns 6.., and H^fl in the packed rows of
+  // the dense pattern lambda(k) = k - 1 over the nv - 6 joint variables.
+  Forces6<S> base_solve;
+  TreePattern schur_pattern;
+  PackedRows<S> schur_rows;
+  // dca, chains on the fixed base only (empty otherwise).
+  DcaStorage<S> dca;
 
   ForwardDynamicsWorkspace() = default;
   explicit ForwardDynamicsWorkspace(const Model<S>& m) : Workspace<S>(m), fact(m) {
@@ -114,6 +154,14 @@ template <class S> struct ForwardDynamicsWorkspace : Workspace<S> {
     }
     H = MatX<S>::Zero(m.nv, m.nv);
     C = VecX<S>::Zero(m.nv);
+    bool chain = m.nb > 0;
+    for (int i = 0; i < m.nb; ++i) chain = chain && m.parent[i] == i - 1;
+    if (chain) dca = DcaStorage<S>(m.nb);
+    if (is_floating_base(m)) {
+      base_solve = Forces6<S>::Zero(6, m.nv);
+      schur_pattern = TreePattern(chain_parent(m.nv - 6));
+      schur_rows = PackedRows<S>::Zero(schur_pattern.nonzeros());
+    }
   }
 };
 

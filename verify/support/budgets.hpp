@@ -13,7 +13,7 @@
 //   projection S^T f). The constant 16 is that count rounded up.
 //
 // solve_with_H: cond2(H) (32 (d + 1) + 4 nv). For the routes that form H and C and solve
-//   H x = b (the factorizations, crba_ltdl, crba_llt_dense): the computed x solves
+//   H x = b (the factorizations, crba_ltdl, crba_llt_dense, crba_floating_schur): the computed x solves
 //   (H + dH) x = b + db exactly with ||dH|| / ||H|| and ||db|| / ||b|| each <= 16 (d + 1) eps
 //   (the recursion bound, twice) plus the factorization's backward error <= ~4 nv eps ||H||
 //   (Higham, Accuracy and Stability, Thm. 10.4, the constant of gamma_{3n+1} rounded up), and
@@ -44,6 +44,9 @@
 //   its cond2 is at most lambda_max(I^A_p) / lambda_min(I_p). The rest is recursion work, as for
 //   articulated_solves; so the recursion bound of the three passes, 32 (d + 1), amplified by
 //   that ratio, to first order (the same kind of model as articulated_solves, checked the same way).
+//   dca (section 7.5) takes the same rule: its leaves are the I_i^-1 and its assemblies
+//   congruences T^T (Phi_2 + Phi_3) T of inverse inertias of sub-chains, each of which lies
+//   between a body's own I_p^-1 and an inverse articulated inertia; first order, checked by the sweep.
 // solve_with_geared_H: cond2(G^T H G) (32 (d + 1) + 4 nv). For the geared-dynamics variants
 //   (section 9.6), which solve G^T H G ydd = G^T (tau - C): the argument of solve_with_H with
 //   G^T H G in H's place. G is exact (ratios are data, one nonzero per row), so forming

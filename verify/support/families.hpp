@@ -91,10 +91,14 @@ struct ForwardDynamicsFamily {
   // Which a-priori bound fits how each variant computes (verify/support/budgets.hpp): the
   // articulated-body variants solve only with the joints' D_i, the CRBA routes with H.
   template <class V> static consteval BudgetRule rule_for() {
-    if constexpr (std::is_same_v<V, CrbaLtdl> || std::is_same_v<V, CrbaLltDense>) {
+    // crba_floating_schur factors the same matrix (Eq. 9.13's) in another order, base first:
+    // Cholesky-type elimination of an SPD matrix is backward stable in any symmetric order
+    // (Higham Thm. 10.4), and the Schur complement it solves with has cond2(H^fl) <= cond2(H)
+    // ((H^fl)^-1 is a principal block of H^-1, and H^fl <= H's joint block).
+    if constexpr (std::is_same_v<V, CrbaLtdl> || std::is_same_v<V, CrbaLltDense> || std::is_same_v<V, CrbaFloatingSchur>) {
       return BudgetRule::solve_with_H;
-    } else if constexpr (std::is_same_v<V, AbaInverseInertia>) {
-      return BudgetRule::inverse_inertias;  // solves with 6x6 inertias, not the D_i
+    } else if constexpr (std::is_same_v<V, AbaInverseInertia> || std::is_same_v<V, Dca>) {
+      return BudgetRule::inverse_inertias;  // solves with 6x6 inertias, not the D_i (dca: section 7.5's Phi)
     } else {
       static_assert(std::is_same_v<V, Aba> || std::is_same_v<V, AbaDh> || std::is_same_v<V, AbaImplicit> ||
                         std::is_same_v<V, AbaFloating>,
