@@ -15,7 +15,13 @@
 
 #include <Eigen/Cholesky>
 
+#include "cases/actuated_arm.hpp"
 #include "cases/zigzag.hpp"
+#include "cases/humanoid.hpp"
+#include "cases/states.hpp"
+#include "closed_loop_dynamics/loop_inverse_dynamics.hpp"
+#include "closed_loop_dynamics/loop_nullspace.hpp"
+#include "floating_base/schur_complement.hpp"
 #include "mass_matrix/crba.hpp"
 #include "reference/lagrange_oracle.hpp"
 #include "verify/support/json_out.hpp"
@@ -106,6 +112,77 @@ void section_10_1(Ledger& L) {
             cond / R(1e8), 1.02, 2, false, false);
 }
 
+// Example 8.2 on Figure 8.3's mechanism (cases/actuated_arm.hpp): mobility 2, and G_u is
+// invertible exactly for the actuator pairs that include joint 4. Each pair's rank comes from
+// loop_inverse_dynamics at an acceleration produced by forces at that pair alone (so it is
+// reachable, and the call returns rank G_u instead of refusing).
+void example_8_2(Ledger& L) {
+  const cases::ActuatedArm arm = cases::figure_8_3_arm();
+  const Model<R> m = arm.model.cast<R>();
+  LoopJoints<R> loops;
+  for (const auto& J : arm.loops) loops.push_back(J.cast<R>());
+  const auto st = cases::figure_8_3_state<R>(arm.params, R("0.7"), R("-1.3"), R("-0.4"), R("0.9"));
+  LoopInverseDynamicsWorkspace<R> ws(m);
+  VecX<R> qdd(4), tau(4);
+  std::string proper;
+  int mobility = 0;
+  for (int a = 0; a < 4; ++a)
+    for (int b = a + 1; b < 4; ++b) {
+      VecX<R> tau0 = VecX<R>::Zero(4);
+      tau0[a] = R("1.5");
+      tau0[b] = R("-0.75");
+      LoopNullspace::run<R>(m, loops, st.q, st.qd, tau0, nullptr, qdd, ws);
+      std::vector<char> act(4, 0);
+      act[a] = act[b] = 1;
+      const LoopActuation r = loop_inverse_dynamics<R>(m, loops, st.q, st.qd, qdd, nullptr, act, tau, ws);
+      mobility = r.mobility;
+      if (r.properly_actuated())
+        proper += (proper.empty() ? "" : ", ") + std::string("{") + std::to_string(a + 1) + "," + std::to_string(b + 1) + "}";
+    }
+  L.compare("Figure 8.3 mechanism: mobility", "Featherstone section 8.11 ('its mobility is 2')", R(mobility), 2, 0,
+            false, true);
+  const std::string book = "{1,4}, {2,4}, {3,4}";
+  L.records.push_back({{"quantity", "Figure 8.3 mechanism: actuator pairs that make G_u invertible"},
+                       {"source", "Featherstone Example 8.2 (joint 4 and any one of the other three)"},
+                       {"published", book}, {"rbdlab", proper}, {"agree", proper == book}});
+  if (proper != book) L.must_match_ok = false;  // a structural fact of the mechanism: a bug if it differs
+  std::cout << (proper == book ? "  agree   " : "  DIFFER  ") << "Example 8.2 actuator pairs: " << proper << "\n";
+}
+
+// Section 9.3 after Eq. 9.16: H^fl is dense, and can have more nonzeros than H despite being
+// smaller. Counted on the humanoid (cases/humanoid.hpp: legs, arms and head branching from a
+// floating torso; built in, so no model file is needed) at a seeded state: exact zeros of H's
+// joint block (branch-induced) against those of H^fl.
+void section_9_3_density(Ledger& L) {
+  const Model<double> md = cases::humanoid();
+  const Model<R> m = md.cast<R>();
+  const int n = m.nv - 6;
+  ForwardDynamicsWorkspace<R> ws(m);
+  const VecX<R> q = cases::random_state(md, 1).q.unaryExpr([](double v) { return R(v); });
+  const VecX<R> qd = VecX<R>::Zero(m.nv);
+  MatX<R> Hfl = MatX<R>::Zero(n, n), H = MatX<R>::Zero(m.nv, m.nv);
+  VecX<R> Cfl(n);
+  floating_coefficients<R>(m, q, qd, nullptr, Hfl, Cfl, ws);
+  CrbaFloating::run<R>(m, q, H, ws);
+  int nz_H = 0, nz_Hfl = 0, nz_full = 0;
+  for (int r = 0; r < n; ++r)
+    for (int c = 0; c < n; ++c) {
+      nz_H += H(6 + r, 6 + c) != 0;
+      nz_Hfl += Hfl(r, c) != 0;
+    }
+  for (int r = 0; r < m.nv; ++r)
+    for (int c = 0; c < m.nv; ++c) nz_full += H(r, c) != 0;
+  const std::string got = "humanoid: H^fl " + std::to_string(nz_Hfl) + " of " + std::to_string(n * n) +
+                          " entries nonzero; H's joint block " + std::to_string(nz_H) + "; the whole H " +
+                          std::to_string(nz_full) + " of " + std::to_string(m.nv * m.nv);
+  L.records.push_back({{"quantity", "floating-base H^fl (Eq. 9.15) is dense"},
+                       {"source", "Featherstone section 9.3 after Eq. 9.16 (H^fl can have more nonzeros than H)"},
+                       {"published", "dense; can exceed H's nonzeros"}, {"rbdlab", got},
+                       {"agree", nz_Hfl == n * n && nz_Hfl > nz_H}});
+  if (!(nz_Hfl == n * n && nz_Hfl > nz_H)) L.must_match_ok = false;
+  std::cout << "  " << got << "\n";
+}
+
 }  // namespace
 }  // namespace rbd::verify
 
@@ -117,6 +194,8 @@ int main(int argc, char** argv) {
   try {
     section_10_1(L);
     section_10_2(L);
+    example_8_2(L);
+    section_9_3_density(L);
     for (double rho : reflected_inertia_ratios()) {
       const ReflectedInertiaPoint p = reflected_inertia_point(rho);
       example_9_5.push_back({{"ratio", p.ratio}, {"rel_err", p.rel_err}, {"rotor_share", p.diag_share}});
