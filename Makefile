@@ -63,7 +63,8 @@ $(BENCH_BUILD)/build.ninja: CMakeLists.txt
 	cmake -S . -B $(BENCH_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=$(BENCH_CXX)
 
 BENCH_TARGETS = rbdlab_bench rbdlab_bench_frames rbdlab_bench_integration rbdlab_bench_constraints \
-                rbdlab_bench_representations rbdlab_bench_generated rbdlab_bench_batch
+                rbdlab_bench_representations rbdlab_bench_generated rbdlab_bench_batch \
+                rbdlab_bench_contact
 build: deps $(BUILD)/build.ninja $(BENCH_BUILD)/build.ninja
 	cmake --build $(BUILD) -j $(JOBS) --target $(VERIFY_TARGETS) rbdlab_tests_sanitized
 	cmake --build $(BENCH_BUILD) -j $(JOBS) --target $(BENCH_TARGETS)
@@ -76,7 +77,8 @@ build: deps $(BUILD)/build.ninja $(BENCH_BUILD)/build.ninja
 VERIFY_TARGETS = rbdlab_tests rbdlab_accuracy rbdlab_opcounts rbdlab_reproductions \
                  rbdlab_frames_study rbdlab_integration_study rbdlab_constraints_study rbdlab_roundoff_study \
                  rbdlab_contact_simulation_study rbdlab_lcp_solver_study rbdlab_symbolic_study rbdlab \
-                 rbdlab_example_dynamics rbdlab_example_reference rbdlab_api_allocations
+                 rbdlab_example_dynamics rbdlab_example_reference rbdlab_api_allocations \
+                 rbdlab_contact_peer_tests
 verify: deps $(BUILD)/build.ninja
 	cmake --build $(BUILD) -j $(JOBS) --target $(VERIFY_TARGETS)
 	cd $(BUILD) && ctest --output-on-failure --no-tests=error --timeout 1500 -j $(JOBS)
@@ -105,6 +107,7 @@ bench: deps $(BENCH_BUILD)/build.ninja
 	$(call run_bench,rbdlab_bench_representations,bench_representations.json,$(BENCH_QUICK_FLAGS))
 	$(call run_bench,rbdlab_bench_generated,bench_generated.json,$(BENCH_QUICK_FLAGS))
 	$(call run_bench,rbdlab_bench_batch,bench_batch.json,$(BENCH_QUICK_FLAGS))
+	$(call run_bench,rbdlab_bench_contact,bench_contact.json,$(BENCH_QUICK_FLAGS))
 
 report: verify bench
 	PYTHONDONTWRITEBYTECODE=1 /usr/bin/python3 -m unittest reports/test_generate.py
