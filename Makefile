@@ -30,7 +30,9 @@
 #     tracer, the generator and its generated code, test_symbolic, the symbolic study) and the batch
 #     tests (stop 30): 1455 s. Of the added compile CPU, measured two at a time: test_batch's and
 #     test_symbolic's unity groups ~120 s each, rbdlab_symbolic_study ~70 s, rbdlab_codegen ~55 s;
-#     the generated sources themselves compile in under 1 s each.
+#     the generated sources themselves compile in under 1 s each. With crba_floating_schur, dca,
+#     closed-loop inverse dynamics and the MuJoCo contact peer's test program (stop 31): 1594 s,
+#     the closest yet to the 30-minute limit on this machine (CI's own machine ran stop 30 in 510 s).
 #   $(BENCH_BUILD) (build-bench/): the benchmark programs, compiled -O3 by BENCH_CXX (GCC, Debian's
 #     default compiler and the one a user's own build most likely uses), so that the timings
 #     describe the code users get. `rbdlab bench` runs the program from this tree.
