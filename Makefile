@@ -78,7 +78,7 @@ build: deps $(BUILD)/build.ninja $(BENCH_BUILD)/build.ninja
 # (the round-off study alone is a third of their serial time).
 VERIFY_TARGETS = rbdlab_tests rbdlab_accuracy rbdlab_opcounts rbdlab_reproductions \
                  rbdlab_frames_study rbdlab_integration_study rbdlab_constraints_study rbdlab_roundoff_study \
-                 rbdlab_contact_simulation_study rbdlab_lcp_solver_study rbdlab_symbolic_study rbdlab \
+                 rbdlab_contact_simulation_study rbdlab_lcp_solver_study rbdlab_symbolic_study rbdlab_loop_drift_study rbdlab \
                  rbdlab_example_dynamics rbdlab_example_reference rbdlab_api_allocations \
                  rbdlab_contact_peer_tests
 verify: deps $(BUILD)/build.ninja

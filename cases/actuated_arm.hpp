@@ -88,4 +88,41 @@ ActuatedArmState<S> figure_8_3_state(const ActuatedArmParams& p, const S& q1, co
   return st;
 }
 
+// Section 8.11's closure function for this mechanism, typed from Figure 8.3's formulas (its
+// "triangle formulae", gamma, G and g), as an object for closure_function_dynamics
+// (closed_loop_dynamics/closure_function.hpp). y = (q1, q4). The figure's triangle has the
+// shoulder O, the cylinder pivot D and the attachment point P, with l1 = |OD|, l2 = |OP| and
+// theta1 the angle at O from OD to OP; it measures both arm angles from the line OD. Our pivot
+// is not on the x axis, so theta1 = y1 - phi_D and q2 = theta2 + phi_D, phi_D = atan2(dy, dx);
+// the shift is a constant, so G and g are the figure's. figure_8_3_state above derives q and qd
+// another way (vectors, not the triangle), and verify/test_closure_function.cpp checks one
+// against the other, and G and g against finite differences of gamma.
+// Domain C: d > 0, which holds for every y1 when l1 != l2 (d >= |l1 - l2|); with l1 = l2 the
+// figure excludes theta1 = 0, and evaluate() refuses d = 0.
+template <class S> struct Figure83Closure {
+  ActuatedArmParams p;
+  int ny() const { return 2; }
+  void evaluate(const VecX<S>& y, const VecX<S>& yd, VecX<S>& q, MatX<S>& G, VecX<S>& g) const {
+    const S dx = scalar_cast<S>(p.dx), dy = scalar_cast<S>(p.dy);
+    const S l1 = sqrt_(S(dx * dx + dy * dy)), l2 = scalar_cast<S>(p.attach), phi_D = atan2_(dy, dx);
+    const S theta1 = y[0] - phi_D, c1 = cos_(theta1), s1 = sin_(theta1);
+    const S d2 = l1 * l1 + l2 * l2 - S(2) * l1 * l2 * c1;
+    if (!(d2 > S(0))) throw std::domain_error("cases::Figure83Closure: d = 0, y1 is outside the domain C (section 8.11)");
+    const S d = sqrt_(d2);
+    const S theta2 = atan2_(S(l2 * s1), S(l2 * c1 - l1));
+    const S u1 = (l2 * l2 - l1 * l2 * c1) / d2;  // d theta2 / d y1
+    const S u2 = l1 * l2 * s1 / d;               // d d / d y1
+    const S w = yd[0] * yd[0];
+    const S u3 = (l1 * l1 - l2 * l2) * l1 * l2 * s1 / (d2 * d2) * w;
+    const S u4 = (l1 * l2 * c1 - u2 * u2) / d * w;
+    q << y[0], S(theta2 + phi_D), d, y[1];
+    G.setZero();
+    G(0, 0) = S(1);
+    G(1, 0) = u1;
+    G(2, 0) = u2;
+    G(3, 1) = S(1);
+    g << S(0), u3, u4, S(0);
+  }
+};
+
 }  // namespace rbd::cases

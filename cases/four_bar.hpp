@@ -142,4 +142,32 @@ template <class S> FourBarState<S> four_bar_state(const FourBarParams& p, const 
   return st;
 }
 
+// Section 8.11's closure function for the four-bar, y = the crank angle q0, for
+// closure_function_dynamics (closed_loop_dynamics/closure_function.hpp). gamma and G come from
+// four_bar_state above at unit crank rate (qd is linear in it). g = Gdot yd is the closure
+// differentiated twice with zero crank acceleration: with e' = (-sin, cos) and e'' = -e,
+//   b alpha2 e'(phi_2) + c alpha3 e'(phi_3) = r,   r = a w1^2 e(phi_1) + b w2^2 e(phi_2) + c w3^2 e(phi_3),
+// and dotting with e(phi_3), then e(phi_2) (e'(phi) . e(phi) = 0, e'(phi_2) . e(phi_3) = sin(phi_3 - phi_2)),
+//   alpha2 = (r . e(phi_3)) / (b sin(phi_3 - phi_2)),   alpha3 = -(r . e(phi_2)) / (c sin(phi_3 - phi_2)),
+// so g = (0, alpha2, alpha3 - alpha2) in the tree's relative angles. Both are quadratic in the
+// crank rate: g(yd) = yd^2 g(1). Domain C: the crank angles where four_bar_state closes the loop
+// away from the collinear configurations, which it refuses.
+template <class S> struct FourBarClosure {
+  FourBarParams p;
+  int ny() const { return 1; }
+  void evaluate(const VecX<S>& y, const VecX<S>& yd, VecX<S>& q, MatX<S>& G, VecX<S>& g) const {
+    const FourBarState<S> st = four_bar_state<S>(p, y[0], S(1));
+    q = st.q;
+    G.col(0) = st.qd;                                  // qd at unit crank rate
+    const S a = scalar_cast<S>(p.crank), b = scalar_cast<S>(p.coupler), c = scalar_cast<S>(p.rocker);
+    const S phi1 = y[0], w2 = st.qd[0] + st.qd[1], w3 = w2 + st.qd[2];  // absolute rates at w1 = 1
+    const S r3 = a * cos_(S(phi1 - st.phi3)) + b * w2 * w2 * cos_(S(st.phi2 - st.phi3)) + c * w3 * w3;
+    const S r2 = a * cos_(S(phi1 - st.phi2)) + b * w2 * w2 + c * w3 * w3 * cos_(S(st.phi3 - st.phi2));
+    const S s32 = sin_(S(st.phi3 - st.phi2));
+    const S alpha2 = r3 / (b * s32), alpha3 = -r2 / (c * s32);
+    const S w = yd[0] * yd[0];
+    g << S(0), S(alpha2 * w), S((alpha3 - alpha2) * w);
+  }
+};
+
 }  // namespace rbd::cases

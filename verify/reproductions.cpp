@@ -149,6 +149,48 @@ void example_8_2(Ledger& L) {
   std::cout << (proper == book ? "  agree   " : "  DIFFER  ") << "Example 8.2 actuator pairs: " << proper << "\n";
 }
 
+// Figure 8.3's formulas for G (u1, u2) and g (u3, u4), typed as printed in
+// cases::Figure83Closure, against central differences of the printed gamma in Reference at the
+// state of example_8_2 (h = 1e-15: truncation ~h^2 = 1e-30, rounding 1e-50 / h = 1e-35; a
+// wrong formula errs by O(0.1-1)). Must match: the formulas are the figure's only content.
+void figure_8_3_formulas(Ledger& L) {
+  const cases::ActuatedArm arm = cases::figure_8_3_arm();
+  const cases::Figure83Closure<R> f{arm.params};
+  VecX<R> y(2), yd(2);
+  y << R("0.7"), R("-0.4");
+  yd << R("-1.3"), R("0.9");
+  auto eval = [&](const VecX<R>& at, VecX<R>& q, MatX<R>& G, VecX<R>& g) {
+    q.resize(4);
+    G.resize(4, 2);
+    g.resize(4);
+    f.evaluate(at, yd, q, G, g);
+  };
+  VecX<R> q, g, qp, qm, gp;
+  MatX<R> G, Gp, Gm;
+  eval(y, q, G, g);
+  const R h("1e-15");
+  R err = 0;
+  for (int j = 0; j < 2; ++j) {
+    VecX<R> yp = y, ym = y;
+    yp[j] += h;
+    ym[j] -= h;
+    eval(yp, qp, Gp, gp);
+    eval(ym, qm, Gm, gp);
+    err = std::max<R>(err, ((qp - qm) / (2 * h) - G.col(j)).cwiseAbs().maxCoeff());
+  }
+  eval(VecX<R>(y + h * yd), qp, Gp, gp);
+  eval(VecX<R>(y - h * yd), qm, Gm, gp);
+  err = std::max<R>(err, ((Gp - Gm) / (2 * h) * yd - g).cwiseAbs().maxCoeff());
+  const bool agree = err < R("1e-25");
+  L.records.push_back({{"quantity", "Figure 8.3: G (u1, u2) and g (u3, u4) are the derivatives of gamma"},
+                       {"source", "Featherstone section 8.11, Figure 8.3"},
+                       {"published", "u1 ... u4 as printed"},
+                       {"rbdlab", "largest difference from central differences of the printed gamma: " + err.str(3)},
+                       {"agree", agree}});
+  if (!agree) L.must_match_ok = false;
+  std::cout << (agree ? "  agree   " : "  DIFFER  ") << "Figure 8.3's G and g vs d gamma/dy: " << err.str(3) << "\n";
+}
+
 // Section 9.3 after Eq. 9.16: H^fl is dense, and can have more nonzeros than H despite being
 // smaller. Counted on the humanoid (cases/humanoid.hpp: legs, arms and head branching from a
 // floating torso; built in, so no model file is needed) at a seeded state: exact zeros of H's
@@ -195,6 +237,7 @@ int main(int argc, char** argv) {
     section_10_1(L);
     section_10_2(L);
     example_8_2(L);
+    figure_8_3_formulas(L);
     section_9_3_density(L);
     for (double rho : reflected_inertia_ratios()) {
       const ReflectedInertiaPoint p = reflected_inertia_point(rho);
