@@ -14,6 +14,7 @@ int run_cases(const Args& a);
 int run_eval(const Args& a);
 int run_verify(const Args& a);
 int run_bench(const Args& a, const char* argv0);
+int run_equivalent(const Args& a);
 
 // Progress lines on stderr for work that may take longer than a second (stdout stays clean
 // for --json). Each line says what starts and how long the command has run.

@@ -298,6 +298,49 @@ TEST_CASE("cli: eval JSON of each shared robot agrees with MuJoCo's own URDF imp
   }
 }
 
+// `rbdlab equivalent` (section 9.7). What the command reports is checked against facts that do
+// not come from its code: on an all-revolute arm (ur5) Table 9.7's revolute family takes every
+// body's whole mass to its parent, so every equivalent body has mass 0 and is not physically
+// valid; the ten parameters it prints for each body contain exactly the zeros it counts; the
+// equivalent model's tau, H and qdd meet the oracle on the original model to 40 digits (the
+// command's own verdict, exit 0); and skipping the zeros costs fewer multiplications.
+TEST_CASE("cli: equivalent moves the inertias, keeps the dynamics and counts the saving", "[cli][equivalent]") {
+  const Run r = rbdlab("equivalent urdf:ur5 --json");
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  const auto j = nlohmann::json::parse(r.out);
+  REQUIRE(j["nb"] == 6);
+  CHECK(j["check"]["pass"] == true);
+  REQUIRE(j["check"]["results"].size() == 4);
+  for (const auto& c : j["check"]["results"]) CHECK(c["digits"].get<double>() >= 40);
+  int counted = 0;
+  for (const auto& b : j["bodies"]) {
+    INFO(b.dump());
+    CHECK(b["joint"] == "revolute");
+    const auto& I = b["equivalent_inertia"];
+    CHECK(I["m"].get<double>() == 0);
+    CHECK(b["physically_valid"] == false);
+    CHECK(b["why_not"].get<std::string>().find("mass 0") != std::string::npos);
+    int zeros = I["m"].get<double>() == 0;
+    for (int k = 0; k < 3; ++k) zeros += I["h"][k].get<double>() == 0;
+    for (int r0 = 0; r0 < 3; ++r0)
+      for (int c = r0; c < 3; ++c) zeros += I["Ibar"][r0][c].get<double>() == 0;
+    CHECK(zeros == b["zero_parameters"]["equivalent"].get<int>());
+    counted += zeros - b["zero_parameters"]["original"].get<int>();
+  }
+  CHECK(counted == j["parameters_zeroed"].get<int>());
+  CHECK(j["parameters_zeroed"].get<int>() > 0);
+  CHECK(j["rnea_ops"]["rnea_equivalent"]["m"].get<int>() < j["rnea_ops"]["rnea_spatial"]["m"].get<int>());
+  // The readable form, and bad input.
+  const Run text = rbdlab("equivalent gu:4 --seed 3");
+  CHECK(text.status == 0);
+  CHECK(text.out.find("inertia parameters zeroed") != std::string::npos);
+  CHECK(text.out.find("rnea_equivalent") != std::string::npos);
+  expect_bad_input("equivalent", {"expected exactly one MODEL"});
+  expect_bad_input("equivalent gu:3 --seed x", {"--seed"});
+  expect_bad_input("equivalent " + bad_urdf("negative_mass.urdf"), {"negative mass -2.5"});
+}
+
 TEST_CASE("cli numbers: strict parsing", "[cli][numbers]") {
   using rbd::cli::BadInput;
   using rbd::cli::parse_double;
