@@ -59,7 +59,8 @@ MUTANT_KEYS = ("id", "kind", "file", "form", "original", "replacement", "descrip
 # rbdlab command, which the gates run), each called as PROGRAM DATA_DIR.
 PROGRAMS = ("rbdlab_accuracy", "rbdlab_opcounts", "rbdlab_reproductions", "rbdlab_frames_study",
             "rbdlab_integration_study", "rbdlab_constraints_study", "rbdlab_roundoff_study",
-            "rbdlab_contact_simulation_study", "rbdlab_lcp_solver_study", "rbdlab_symbolic_study")
+            "rbdlab_contact_simulation_study", "rbdlab_lcp_solver_study", "rbdlab_symbolic_study",
+            "rbdlab_loop_drift_study")
 TESTS = "rbdlab_tests"
 # The regression gate, split by the file it compares (tools/gate.py check --only FILE): each part
 # runs right after the program that writes its file, so that a mutant the gate catches on the op

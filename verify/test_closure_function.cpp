@@ -20,6 +20,7 @@
 // leave margins of >= 1e3 while a wrong formula errs by O(1e-3 .. 1).
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -57,11 +58,15 @@ template <class S> Mechanism<S, cases::Figure83Closure<S>> figure_8_3() {
   const cases::ActuatedArm arm = cases::figure_8_3_arm();
   Mechanism<S, cases::Figure83Closure<S>> out{"Figure 8.3 arm", arm.model.cast<S>(), loops_as<S>(arm.loops),
                                               {arm.params}, {}, {}};
-  // y1 in all four quadrants (theta1 = y1 - phi_D passes 0 and pi), including y1 = phi_D +- 0.
-  for (const char* a : {"0.7", "-1.3", "2.9", "-2.6", "0.05"}) {
+  // theta1 = y1 - phi_D (phi_D ~ -1.107) in all four quadrants, and 1e-3 past the atan2 cut of
+  // theta2 at theta1 = 0 (l2 < l1 here, so l2 cos(theta1) - l1 < 0 and theta2 passes +-pi there),
+  // where d = l1 - l2 is smallest. The values are doubles, so the double and Reference runs of
+  // the accuracy test below start from the same y, yd.
+  const double phi_D = std::atan2(arm.params.dy, arm.params.dx);
+  for (const double a : {0.7, -1.3, 2.9, -2.6, 0.05, phi_D + 1e-3}) {
     VecX<S> y(2), yd(2);
-    y << scalar_cast<S>(R(a)), scalar_cast<S>(R("-0.4"));
-    yd << scalar_cast<S>(R("1.1")), scalar_cast<S>(R("-0.9"));
+    y << S(a), S(-0.4);
+    yd << S(1.1), S(-0.9);
     out.ys.push_back(y);
     out.yds.push_back(yd);
   }
@@ -72,10 +77,10 @@ template <class S> Mechanism<S, cases::FourBarClosure<S>> four_bar() {
   const cases::FourBar fb = cases::four_bar(cases::four_bar_crank_rocker());
   Mechanism<S, cases::FourBarClosure<S>> out{"four-bar crank-rocker", fb.model.cast<S>(), loops_as<S>(fb.loops),
                                              {fb.params}, {}, {}};
-  for (const char* a : {"0.3", "1.9", "3.0", "-2.2", "-0.8"}) {  // the crank turns fully
+  for (const double a : {0.3, 1.9, 3.0, -2.2, -0.8}) {  // the crank turns fully; doubles, as above
     VecX<S> y(1), yd(1);
-    y << scalar_cast<S>(R(a));
-    yd << scalar_cast<S>(R("1.7"));
+    y << S(a);
+    yd << S(1.7);
     out.ys.push_back(y);
     out.yds.push_back(yd);
   }
@@ -98,11 +103,12 @@ template <class Closure> Evaluated evaluate(const Closure& f, const Model<R>& m,
   return e;
 }
 
-// b: G = d gamma / dy and g = d/dt (G) yd by central differences, step h = 1e-15: truncation
-// h^2 / 6 |gamma'''| ~ 1e-31 (the third derivatives are O(1)-O(10) on these dimensions) and
-// rounding 1e-50 / h = 1e-35, so 1e-27 separates them from a wrong formula by 20 orders.
+// b: G = d gamma / dy and g = d/dt (G) yd by central differences, step h = 1e-20: truncation
+// h^2 / 6 times the third and fourth derivatives, which reach ~2e2 and ~2e3 on the arm where d is
+// small (y1 = -1.3, d = 0.059; at the cut, d = 0.03, a few times more): ~1e-36; rounding
+// 1e-50 / h = 1e-30. 1e-27 is 1e3 above both and some 20 orders below a wrong formula's error.
 template <class Closure> void check_derivatives(const Closure& f, const Model<R>& m, const VecX<R>& y, const VecX<R>& yd) {
-  const R h("1e-15"), tol("1e-27");
+  const R h("1e-20"), tol("1e-27");
   const Evaluated e = evaluate(f, m, y, yd);
   for (int j = 0; j < f.ny(); ++j) {
     VecX<R> yp = y, ym = y;
@@ -178,11 +184,16 @@ TEST_CASE("closure-function dynamics equals section 8.5's methods and the loop o
   check_against_section_8_8(four_bar<R>());
 }
 
-// e: in double against Reference, within the budget of solve_with_geared_H (budgets.hpp), the
-// rule for a solve with G^T H G: cond2(G^T H G) (32 (d + 1) + 4 nv) eps, d the tree's depth.
-// The closure formulas add a few roundings per entry of G and g, inside that allowance.
+// e: in double against Reference on the same inputs (the states are doubles), within the
+// budget of a solve with G^T H G (solve_with_geared_H, budgets.hpp: cond2(G^T H G) (32 (d + 1)
+// + 4 nv) eps, d the tree's depth), which assumes G and g exact, plus the closure's own
+// rounding: its entries are a few dozen roundings each, amplified by the cancellation in the
+// formulas, kappa, so 32 kappa eps more, with
+//   Figure 8.3: kappa = 2 (l1^2 + l2^2) / d^2  (d^2 = l1^2 + l2^2 - 2 l1 l2 cos(theta1) cancels,
+//               and g's u3 goes like 1 / d^4: twice the relative error of d^2);
+//   four-bar:   kappa = 1 / |sin(phi3 - phi2)|  (the 2 x 2 solve of the closure's derivative).
 TEST_CASE("closure-function dynamics in double is within its budget", "[closure_fn]") {
-  auto run = [](const auto& md, const auto& mr) {
+  auto run = [](const auto& md, const auto& mr, auto kappa_of) {
     const double eps = std::numeric_limits<double>::epsilon();
     ClosureFunctionWorkspace<double> wd(md.m, md.closure.ny());
     ClosureFunctionWorkspace<R> wr(mr.m, mr.closure.ny());
@@ -193,13 +204,24 @@ TEST_CASE("closure-function dynamics in double is within its budget", "[closure_
       closure_function_dynamics<R>(mr.m, mr.closure, mr.ys[i], mr.yds[i], forces<R>(mr.m.nv), nullptr, yddr, wr);
       const double err = static_cast<double>((ydd.cast<R>() - yddr).cwiseAbs().maxCoeff() / yddr.cwiseAbs().maxCoeff());
       const MatX<double> GHG = wd.G.transpose() * wd.H * wd.G;
-      const double budget = verify::cond2_spd_double(GHG) * (32.0 * (md.m.depth() + 1) + 4.0 * md.m.nv) * eps;
-      INFO(md.label << " state " << i << ": error " << err / eps << " eps, budget " << budget / eps << " eps");
+      const double kappa = kappa_of(md.ys[i][0]);
+      const double budget =
+          verify::cond2_spd_double(GHG) * (32.0 * (md.m.depth() + 1) + 4.0 * md.m.nv + 32.0 * kappa) * eps;
+      INFO(md.label << " state " << i << ": error " << err / eps << " eps, budget " << budget / eps << " eps, kappa "
+                    << kappa);
       CHECK(err <= budget);
     }
   };
-  run(figure_8_3<double>(), figure_8_3<R>());
-  run(four_bar<double>(), four_bar<R>());
+  const cases::ActuatedArmParams ap = cases::figure_8_3_arm().params;
+  run(figure_8_3<double>(), figure_8_3<R>(), [&](double y1) {
+    const double l1 = std::hypot(ap.dx, ap.dy), l2 = ap.attach, t1 = y1 - std::atan2(ap.dy, ap.dx);
+    return 2 * (l1 * l1 + l2 * l2) / (l1 * l1 + l2 * l2 - 2 * l1 * l2 * std::cos(t1));
+  });
+  const cases::FourBarParams fp = cases::four_bar_crank_rocker();
+  run(four_bar<double>(), four_bar<R>(), [&](double y1) {
+    const cases::FourBarState<double> st = cases::four_bar_state<double>(fp, y1, 1.0);
+    return 1 / std::abs(std::sin(st.phi3 - st.phi2));
+  });
 }
 
 namespace {

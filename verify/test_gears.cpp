@@ -16,9 +16,13 @@
 #include "cases/registry.hpp"
 #include "core/counting_scalar.hpp"
 #include "forward_dynamics/aba.hpp"
+#include "geared_dynamics/reflected_inertia.hpp"
+#include "model/configuration.hpp"
 #include "geared_dynamics/variants.hpp"
+#include "reference/lagrange_oracle.hpp"
 #include "reference/reference_scalar.hpp"
 #include "verify/support/exactness.hpp"
+#include "verify/support/message_of.hpp"
 #include "verify/support/metrics.hpp"
 #include "verify/support/oracles.hpp"
 #include "verify/support/reflected_inertia.hpp"
@@ -210,6 +214,78 @@ TEST_CASE("gears: Example 9.5, the reflected rotor inertia, approaches the exact
     // the geometry's constants and the velocity terms.
     CHECK(p.rel_err < 0.05);
   }
+}
+
+// Eq. 9.28's two forms of the reflected rotor inertia (geared_dynamics/reflected_inertia.hpp):
+// the ABA with D_i += armature_i and the CRBA with H_ii += armature_i, against each other and
+// against the Lagrangian oracle's H and C with the diagonal added, solved by LU in Reference
+// (three computations: articulated inertias, the composite-body H, the oracle's derivatives of
+// the energy). Six cases with every joint type, armature drawn per variable in [0, 2) times the mean of H's
+// diagonal (so it matters), two states per workspace (a stale factor in the workspace would
+// show). With armature 0 the ABA form performs the ABA's operations, so it equals aba to the bit.
+TEST_CASE("gears: Eq. 9.28, reflected inertia in the ABA (D_i) and in the CRBA (H_ii), against the oracle", "[gears][armature]") {
+  // Cases with every joint type, branching and a floating base; the oracle's H costs O(n^3) in
+  // dual numbers, so not the 63-body trees.
+  for (const std::string id : {"gu:7", "tree:bf=2:nb=15", "all_joints", "humanoid", "joint:planar", "dh:puma_like"}) {
+    const Model<double> md = cases::build_case(id);
+    const Model<R> m = md.cast<R>();
+    ReflectedInertiaWorkspace<R> ws(m);
+    for (int seed = 3; seed <= 4; ++seed) {
+      const auto x = cast_state<R>(m, cases::random_state(md, static_cast<std::uint64_t>(seed)));
+      const MatX<R> H = oracle::mass_matrix(m, x.q);
+      VecX<R> arm(m.nv);
+      for (int k = 0; k < m.nv; ++k) arm[k] = R(2 * ((37 * k + 11 * seed) % 17)) / 17 * H.trace() / m.nv;
+      MatX<R> Ha = H;
+      Ha.diagonal() += arm;
+      const VecX<R> C = oracle::inverse_dynamics(m, x.q, x.qd, VecX<R>(VecX<R>::Zero(m.nv)), &x.f_ext);
+      const VecX<R> truth = Ha.partialPivLu().solve(VecX<R>(x.tau - C));
+      VecX<R> qa(m.nv), qc(m.nv);
+      reflected_inertia_aba<R>(m, arm, x.q, x.qd, x.tau, &x.f_ext, qa, ws);
+      reflected_inertia_crba<R>(m, arm, x.q, x.qd, x.tau, &x.f_ext, qc, ws);
+      INFO(id << " seed " << seed);
+      CHECK(exact_digits(rel_diff(MatX<R>(qa), MatX<R>(truth))) >= kExactDigitsRequired);
+      CHECK(exact_digits(rel_diff(MatX<R>(qc), MatX<R>(truth))) >= kExactDigitsRequired);
+    }
+    // Armature 0: the ABA's own operations, bit for bit in double.
+    const auto xd = cases::random_state(md, 5);
+    ReflectedInertiaWorkspace<double> wd(md);
+    VecX<double> q0(md.nv), q1(md.nv);
+    reflected_inertia_aba<double>(md, VecX<double>::Zero(md.nv), xd.q, xd.qd, xd.tau, &xd.f_ext, q0, wd);
+    Aba::run<double>(md, xd.q, xd.qd, xd.tau, &xd.f_ext, q1, wd);
+    CHECK(q0 == q1);
+  }
+}
+
+TEST_CASE("gears: Eq. 9.28's ABA form costs the ABA plus nv additions; bad armature is refused", "[gears][armature]") {
+  for (const std::string id : {"gu:7", "gu:30", "all_joints"}) {  // all_joints: the multi-DoF lines too
+    const Model<Counted> m = cases::build_case(id).cast<Counted>();
+    ReflectedInertiaWorkspace<Counted> ws(m);
+    const VecX<Counted> q = neutral_configuration(m), z = VecX<Counted>::Zero(m.nv);
+    VecX<Counted> arm = VecX<Counted>::Constant(m.nv, Counted(0.5)), qdd(m.nv);
+    const OpCounts aba = count_ops([&] { Aba::run<Counted>(m, q, z, z, nullptr, qdd, ws); });
+    const OpCounts refl = count_ops([&] { reflected_inertia_aba<Counted>(m, arm, q, z, z, nullptr, qdd, ws); });
+    INFO(id);
+    CHECK(refl.m() == aba.m());
+    CHECK(refl.a() == aba.a() + static_cast<std::uint64_t>(m.nv));
+  }
+  const Model<double> md = cases::build_case("gu:3");
+  ReflectedInertiaWorkspace<double> ws(md);
+  const VecX<double> z = VecX<double>::Zero(3);
+  VecX<double> qdd(3);
+  auto msg = [&](const VecX<double>& arm) {
+    return message_of<std::invalid_argument>([&] { reflected_inertia_crba<double>(md, arm, z, z, z, nullptr, qdd, ws); });
+  };
+  CHECK_THAT(msg(VecX<double>::Zero(2)), Catch::Contains("armature must have nv = 3 entries, has 2"));
+  CHECK_THAT(msg(Eigen::Vector3d(0.1, -0.2, 0.1)), Catch::Contains("armature[1] is negative or not finite"));
+  CHECK_THAT(msg(Eigen::Vector3d(0.1, 0.2, std::nan(""))), Catch::Contains("armature[2]"));
+  CHECK_THAT(message_of<std::invalid_argument>([&] {
+               reflected_inertia_aba<double>(md, Eigen::Vector3d(0.1, -0.2, 0.1), z, z, z, nullptr, qdd, ws);
+             }),
+             Catch::Contains("armature[1] is negative or not finite"));
+  CHECK_THAT(message_of<std::invalid_argument>([&] {
+               Aba::run_with_armature<double>(md, VecX<double>::Zero(2), z, z, z, nullptr, qdd, ws);
+             }),
+             Catch::Contains("armature must have nv = 3 entries"));
 }
 
 }  // namespace test_gears

@@ -30,6 +30,7 @@
 #include "closed_loop_dynamics/variants.hpp"
 #include "reference/reference_scalar.hpp"
 #include "verify/support/budgets.hpp"
+#include "verify/support/closed_loop_cases.hpp"
 #include "verify/support/metrics.hpp"
 #include "verify/support/state.hpp"
 
@@ -42,35 +43,8 @@ namespace {
 
 const R kDigits40("1e-40");
 
-struct ClosedCase {
-  std::string label;
-  Model<R> m;
-  LoopJoints<R> loops;
-  VecX<R> q, qd, tau;
-};
-
-// Verify cases with the loops cases::random_state draws, closed in Reference (as in
-// test_closed_loops.cpp).
-std::vector<ClosedCase> closed_cases() {
-  std::vector<ClosedCase> out;
-  for (const std::string id : {"gu:7", "tree:bf=2:nb=15", "all_joints", "humanoid"}) {
-    const Model<double> md = cases::build_case(id);
-    for (int seed = 1; seed <= 3; ++seed) {
-      const cases::State s = cases::random_state(md, static_cast<std::uint64_t>(seed));
-      if (s.loops.empty()) continue;
-      ClosedCase c;
-      c.label = id + " seed " + std::to_string(seed);
-      c.m = md.cast<R>();
-      const verify::StateOf<R> x = verify::cast_state<R>(c.m, s);
-      c.q = x.q;
-      c.loops = cases::close_loops<R>(c.m, c.q, s.loops);
-      c.qd = cases::consistent_velocity<R>(c.m, c.loops, c.q, x.qd);
-      c.tau = x.tau;
-      out.push_back(std::move(c));
-    }
-  }
-  return out;
-}
+using ClosedCase = verify::ClosedLoopCase;
+std::vector<ClosedCase> closed_cases() { return verify::closed_loop_cases(); }
 
 VecX<R> forward(const ClosedCase& c, const VecX<R>& tau) {
   ClosedLoopWorkspace<R> ws(c.m);

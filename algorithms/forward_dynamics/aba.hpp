@@ -14,6 +14,8 @@
 //    the congruence ^lambda X*_i I^a ^iX_lambda on 3x3 blocks (aba_detail::congruence);
 //  - the base terms: v_0 = 0, so v_i = v_J and c_i = 0 for a child of the base.
 // Multi-DoF joints (cylindrical, planar, spherical, free) take the general lines with jcalc's S.
+#include <stdexcept>
+#include <string>
 #include <string_view>
 
 #include "forward_dynamics/workspace.hpp"
@@ -284,9 +286,11 @@ RBD_INLINE void velocity_step(const Model<S>& model, int i, const VecX<S>& q, co
 }
 
 // U_i, D_i^-1, u_i into ws; I^a_i and p^a_i into Ia, pa (left unset for a root body).
+// `armature` (nullable): a joint-space inertia added to D_i, Eq. 9.28 (see articulate_step).
 template <class S>
 EIGEN_DONT_INLINE void articulate_multi_dof(const Model<S>& model, int i, const VecX<S>& tau,
-                                            ForwardDynamicsWorkspace<S>& ws, Mat6<S>& Ia, Vec6<S>& pa) {
+                                            ForwardDynamicsWorkspace<S>& ws, Mat6<S>& Ia, Vec6<S>& pa,
+                                            const VecX<S>* armature = nullptr) {
   const auto& Si = ws.jk[i].S_;
   const Eigen::Index ni = Si.cols();
   const Mat6<S>& IA = ws.IA[i];
@@ -294,6 +298,8 @@ EIGEN_DONT_INLINE void articulate_multi_dof(const Model<S>& model, int i, const 
   mul_S<S>(IA, Si, U);                                                         // Eq. 7.43
   MatN<S> D(ni, ni);
   for (Eigen::Index k = 0; k < ni; ++k) D.col(k) = St_mul<S>(Si, Vec6<S>(U.col(k)));  // Eq. 7.44
+  if (armature)
+    for (Eigen::Index k = 0; k < ni; ++k) D(k, k) += (*armature)[model.v_idx[i] + k];  // Eq. 9.28
   ws.u[i] = tau.segment(model.v_idx[i], ni) - St_mul<S>(Si, ws.pA[i]);         // Eq. 7.45
   spd_inverse<S>(D, ws.Dinv[i]);
   if (model.parent[i] < 0) return;
@@ -303,8 +309,15 @@ EIGEN_DONT_INLINE void articulate_multi_dof(const Model<S>& model, int i, const 
 }
 
 // Pass 2 for body i: U_i, D_i^-1, u_i, and I^a, p^a added to the parent's I^A, p^A.
-template <class S>
-RBD_INLINE void articulate_step(const Model<S>& model, int i, const VecX<S>& tau, ForwardDynamicsWorkspace<S>& ws) {
+// With kArmature, D_i = S_i^T I^A_i S_i + diag(armature_i): Eq. 9.28's D_i + I_rot for a 1-DoF
+// joint driven through a gear (Example 9.5; the book states it for 1-DoF joints only), and, as
+// MuJoCo's "armature", any diagonal joint-space inertia on a multi-DoF joint's own velocity
+// variables (an extension of the book's: the same algebra). The rest of the pass is unchanged,
+// since the joint's equation tau_i = S_i^T (I^A_i a_i + p^A_i) + diag(armature_i) qdd_i only adds
+// to D_i. Without it (every variant of the family), not a single operation differs.
+template <class S, bool kArmature = false>
+RBD_INLINE void articulate_step(const Model<S>& model, int i, const VecX<S>& tau, ForwardDynamicsWorkspace<S>& ws,
+                                const VecX<S>* armature = nullptr) {
   const Joint<S>& joint = model.joint[i];
   const int vi = model.v_idx[i], p = model.parent[i];
   const Mat6<S>& IA = ws.IA[i];
@@ -313,7 +326,9 @@ RBD_INLINE void articulate_step(const Model<S>& model, int i, const VecX<S>& tau
   Vec6<S> pa;
   if (joint.nv() == 1) {
     const Vec6<S> U = inertia_times_screw<S>(joint, IA);                       // Eq. 7.43
-    const S Dinv = S(1) / screw_transpose_times(joint, U);                     // Eq. 7.44, D^-1
+    S D = screw_transpose_times(joint, U);                                     // Eq. 7.44
+    if constexpr (kArmature) D += (*armature)[vi];                             // Eq. 9.28
+    const S Dinv = S(1) / D;
     const S u = tau[vi] - screw_transpose_times(joint, pA);                    // Eq. 7.45
     ws.U[i].col(0) = U;
     ws.Dinv[i](0, 0) = Dinv;
@@ -323,7 +338,7 @@ RBD_INLINE void articulate_step(const Model<S>& model, int i, const VecX<S>& tau
     subtract_symmetric<S>(IA, W, U, Ia);                                       // Eq. 7.47
     pa = pA + Ia * ws.c[i] + W * u;                                            // Eq. 7.48
   } else {
-    articulate_multi_dof<S>(model, i, tau, ws, Ia, pa);                        // Eqs. 7.43-7.48
+    articulate_multi_dof<S>(model, i, tau, ws, Ia, pa, kArmature ? armature : nullptr);  // Eqs. 7.43-7.48
     if (p < 0) return;
   }
   congruence_add<S>(ws.Xup[i], Ia, ws.IA[p]);                                  // += ^lX_i^* I^a ^iX_l
@@ -368,10 +383,30 @@ struct Aba {
   template <class S>
   static void run(const Model<S>& model, const VecX<S>& q, const VecX<S>& qd, const VecX<S>& tau,
                   const ExternalForces<S>* f_ext, VecX<S>& qdd, ForwardDynamicsWorkspace<S>& ws) {
+    passes<S, false>(model, q, qd, tau, f_ext, qdd, ws, nullptr);
+  }
+
+  // The same with diag(armature) added to the joint-space inertia (Eq. 9.28; articulate_step):
+  // geared_dynamics/reflected_inertia.hpp's ABA form of Example 9.5's rotor model.
+  template <class S>
+  static void run_with_armature(const Model<S>& model, const VecX<S>& armature, const VecX<S>& q, const VecX<S>& qd,
+                                const VecX<S>& tau, const ExternalForces<S>* f_ext, VecX<S>& qdd,
+                                ForwardDynamicsWorkspace<S>& ws) {
+    if (armature.size() != model.nv)
+      throw std::invalid_argument("aba: armature must have nv = " + std::to_string(model.nv) + " entries");
+    passes<S, true>(model, q, qd, tau, f_ext, qdd, ws, &armature);
+  }
+
+ private:
+  template <class S, bool kArmature>
+  static void passes(const Model<S>& model, const VecX<S>& q, const VecX<S>& qd, const VecX<S>& tau,
+                     const ExternalForces<S>* f_ext, VecX<S>& qdd, ForwardDynamicsWorkspace<S>& ws,
+                     const VecX<S>* armature) {
     // Pass 1, base to tips: velocities, c_i, and I^A_i, p^A_i initialised to the body's own.
     for (int i = 0; i < model.nb; ++i) aba_detail::velocity_step<S>(model, i, q, qd, f_ext, ws);  // Eqs. 7.34-7.36
     // Pass 2, tips to base: U, D, u, and the articulated quantities passed to the parent.
-    for (int i = model.nb - 1; i >= 0; --i) aba_detail::articulate_step<S>(model, i, tau, ws);     // Eqs. 7.43-7.48
+    for (int i = model.nb - 1; i >= 0; --i)
+      aba_detail::articulate_step<S, kArmature>(model, i, tau, ws, armature);                      // Eqs. 7.43-7.48
     // Pass 3, base to tips: accelerations.
     const Vec3<S> minus_g = -model.gravity;                                    // a_0 = -a_g = [0; -g]
     for (int i = 0; i < model.nb; ++i) {
