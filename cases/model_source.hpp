@@ -1,19 +1,26 @@
 #pragma once
 // What a user names as MODEL on the command line (`rbdlab eval MODEL`, `rbdlab_bench
-// --model=MODEL`): a URDF file or a built-in case id, resolved to one validated Model<double>
-// with a name for every joint.
+// --model=MODEL`): a URDF file, an MJCF file or a built-in case id, resolved to one validated
+// Model<double> with a name for every joint.
 //
 // Rule: an argument that names an existing file, or ends in ".urdf" or ".xml", or contains
-// a '/', is a URDF path (so a missing robot file reads "file not found", not "unknown case
-// id"); anything else is a case id of cases/registry.hpp. Joint names: URDF joint names for
-// a URDF (with `root_joint` for the free joint --floating adds), the body names for a case.
+// a '/', is a file path (so a missing robot file reads "file not found", not "unknown case
+// id"); anything else is a case id of cases/registry.hpp. A file whose first element is
+// <mujoco> is MJCF, read by MuJoCo's compiler (cases/mjcf_loader.hpp; only in programs built
+// with RBDLAB_WITH_MUJOCO, i.e. linked with MuJoCo: the rbdlab command and the benchmarks);
+// any other file is URDF. Joint names: URDF's or MJCF's joint names (with `root_joint` for the
+// free joint --floating adds to a URDF), the body names for a case.
 #include <filesystem>
+#include <fstream>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "cases/registry.hpp"
 #include "cases/urdf_loader.hpp"
+#ifdef RBDLAB_WITH_MUJOCO
+#include "cases/mjcf_loader.hpp"
+#endif
 
 namespace rbd::cases {
 
@@ -25,7 +32,7 @@ struct ModelSourceOptions {
 struct LoadedModel {
   Model<double> model;
   std::vector<std::string> joint_names;  // one per body, in body (= q, qd) order
-  std::string kind;                      // "urdf" or "case"
+  std::string kind;                      // "urdf", "mjcf" or "case"
   std::vector<std::string> warnings;
 };
 
@@ -38,9 +45,50 @@ inline bool looks_like_path(const std::string& arg) {
   return arg.find('/') != std::string::npos || ends_with(".urdf") || ends_with(".xml");
 }
 
-// Throws UrdfError (bad file) or std::invalid_argument (bad case id, or --floating on a case).
+// True if the file's first element (after the XML declaration and comments) is <mujoco>.
+inline bool is_mjcf_file(const std::string& path) {
+  std::ifstream f(path);
+  std::string head(4096, '\0');
+  f.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<std::size_t>(f.gcount()));
+  std::size_t at = 0;
+  for (;;) {
+    at = head.find('<', at);
+    if (at == std::string::npos) return false;
+    if (head.compare(at, 4, "<!--") == 0) {
+      at = head.find("-->", at);
+      if (at == std::string::npos) return false;
+      continue;
+    }
+    if (head.compare(at, 2, "<?") == 0 || head.compare(at, 2, "<!") == 0) {
+      ++at;
+      continue;
+    }
+    return head.compare(at, 7, "<mujoco") == 0;
+  }
+}
+
+// Throws UrdfError or MjcfError (bad file) or std::invalid_argument (bad case id, --floating on
+// a case or an MJCF file, MJCF in a program built without MuJoCo).
 inline LoadedModel load_model_source(const std::string& arg, const ModelSourceOptions& opt = {}) {
   LoadedModel out;
+  if (looks_like_path(arg) && is_mjcf_file(arg)) {
+    if (opt.floating)
+      throw std::invalid_argument("--floating applies to URDF files only; an MJCF file says itself which bodies have "
+                                  "free joints");
+#ifdef RBDLAB_WITH_MUJOCO
+    MjcfOptions mo;
+    mo.gravity = opt.gravity;
+    MjcfModel mj = load_mjcf(arg, mo);
+    out.model = std::move(mj.model);
+    out.joint_names = std::move(mj.joint_names);
+    out.warnings = std::move(mj.warnings);
+    out.kind = "mjcf";
+    return out;
+#else
+    throw std::invalid_argument(arg + ": an MJCF file; this program was built without MuJoCo (RBDLAB_WITH_MUJOCO)");
+#endif
+  }
   if (looks_like_path(arg)) {
     UrdfOptions uo;
     uo.floating = opt.floating;

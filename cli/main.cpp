@@ -25,7 +25,8 @@ const char* const kUsage =
     "  bench MODEL           time every variant and MuJoCo on MODEL\n"
     "  equivalent MODEL      section 9.7's dynamically equivalent inertias of MODEL, checked\n"
     "\n"
-    "MODEL is a URDF file (urdfdom) or a built-in id (rbdlab cases), e.g. gu:7, urdf:panda.\n"
+    "MODEL is a URDF file (urdfdom), an MJCF file (MuJoCo's compiler; trees, one joint per body)\n"
+    "or a built-in id (rbdlab cases), e.g. gu:7, urdf:panda.\n"
     "rbdlab <command> --help describes each command. Exit status: 0 ok, 1 a gate failed,\n"
     "2 bad input (the message names the problem and where), 3 internal error.\n";
 

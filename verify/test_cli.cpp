@@ -331,6 +331,20 @@ TEST_CASE("cli: equivalent moves the inertias, keeps the dynamics and counts the
   CHECK(counted == j["parameters_zeroed"].get<int>());
   CHECK(j["parameters_zeroed"].get<int>() > 0);
   CHECK(j["rnea_ops"]["rnea_equivalent"]["m"].get<int>() < j["rnea_ops"]["rnea_spatial"]["m"].get<int>());
+  // A prismatic joint's family is any pure rotational inertia (Table 9.7): the body keeps its
+  // mass, loses all of Ibar, and is left with Icom = -m c^ c^T, not positive definite. A free
+  // joint moves nothing, so solo12's floating base keeps a rigid body's inertia (plus what its
+  // legs' revolute joints passed to it: particles and axial inertias, which keep it one).
+  const auto prismatic = nlohmann::json::parse(rbdlab("equivalent joint:prismatic_x --json").out);
+  REQUIRE(prismatic["bodies"][0]["joint"] == "prismatic");
+  CHECK(prismatic["bodies"][0]["equivalent_inertia"]["m"].get<double>() > 0);
+  CHECK(prismatic["bodies"][0]["why_not"].get<std::string>().find("not positive definite") != std::string::npos);
+  CHECK(prismatic["check"]["pass"] == true);
+  const auto solo = nlohmann::json::parse(rbdlab("equivalent urdf:solo12 --json").out);
+  REQUIRE(solo["bodies"][0]["joint"] == "free");
+  CHECK(solo["bodies"][0]["physically_valid"] == true);
+  CHECK(solo["bodies_not_physically_valid"] == 12);
+  CHECK(solo["check"]["pass"] == true);
   // The readable form, and bad input.
   const Run text = rbdlab("equivalent gu:4 --seed 3");
   CHECK(text.status == 0);
@@ -339,6 +353,31 @@ TEST_CASE("cli: equivalent moves the inertias, keeps the dynamics and counts the
   expect_bad_input("equivalent", {"expected exactly one MODEL"});
   expect_bad_input("equivalent gu:3 --seed x", {"--seed"});
   expect_bad_input("equivalent " + bad_urdf("negative_mass.urdf"), {"negative mass -2.5"});
+}
+
+// MJCF through MuJoCo's compiler (cases/mjcf_loader.hpp; verify/test_mjcf_loader.cpp checks the
+// conversion): the rbdlab command takes an MJCF file as MODEL, names its joints as the file does,
+// and passes MuJoCo's refusals on as bad input.
+TEST_CASE("cli: an MJCF file as MODEL", "[cli][mjcf]") {
+  const fs::path dir = fs::temp_directory_path() / ("rbdlab_test_cli_mjcf_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const fs::path good = dir / "arm.xml", bad = dir / "broken.xml";
+  std::ofstream(good) << R"(<mujoco model="arm"><worldbody>
+    <body name="upper"><joint name="shoulder" type="hinge" axis="0 1 0"/>
+      <inertial pos="0.2 0 0" mass="2" diaginertia="0.01 0.03 0.03"/>
+      <body name="lower" pos="0.4 0 0"><joint name="elbow" type="hinge" axis="0 1 0"/>
+        <inertial pos="0.15 0 0" mass="1" diaginertia="0.005 0.01 0.01"/></body>
+    </body></worldbody></mujoco>)";
+  std::ofstream(bad) << "<mujoco><worldbody><body><joint type=\"nonsense\"/></body></worldbody></mujoco>";
+  const Run r = rbdlab("eval '" + good.string() + "' --family inverse_dynamics --variant rnea_spatial --seed 1 --json");
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  const auto j = nlohmann::json::parse(r.out);
+  CHECK(j["joint_names"] == nlohmann::json::array({"shoulder", "elbow"}));
+  CHECK(j["results"][0]["value"].size() == 2);
+  expect_bad_input("eval '" + bad.string() + "'", {"broken.xml", "MuJoCo's compiler refused the file"});
+  expect_bad_input("eval '" + good.string() + "' --floating", {"--floating applies to URDF files only"});
+  fs::remove_all(dir);
 }
 
 TEST_CASE("cli numbers: strict parsing", "[cli][numbers]") {
