@@ -404,6 +404,27 @@ class CurrentData(unittest.TestCase):
         self.assertIn(example_9_5_caption(pts), section)
 
 
+    def test_loop_drift_plot(self):
+        """loop_drift.json (verify/loop_drift_study.cpp) -> closed_loop_dynamics.md: the plot right below the
+        README's drift table, its file written, and the caption's residuals as the data has them."""
+        path = os.path.join(HERE, "data", "loop_drift.json")
+        if not os.path.exists(path):
+            self.skipTest("no loop_drift.json yet")
+        with open(path) as f:
+            raw = json.load(f)
+        sys.path.insert(0, HERE)
+        from rbdlab_report import fmt
+        runs = {r["id"]: r for m in raw["mechanisms"] if m["id"] == "four_bar" for r in m["runs"]}
+        page = self.read("closed_loop_dynamics.md")
+        section = page.split("Drift in simulation", 1)[1].split("\n### ", 1)[0]
+        table_end = section.index("\n\n", section.index("\n|"))
+        self.assertTrue(section[table_end:].lstrip("\n").startswith(
+            "![closed_loop_dynamics_drift](plots/closed_loop_dynamics_drift.svg)"), section[table_end:][:200])
+        self.assertTrue(os.path.isfile(os.path.join(self.out, "plots", "closed_loop_dynamics_drift.svg")))
+        for rid in ("closure_function_dt_0.01", "unstabilised_dt_0.01"):
+            self.assertIn(fmt.sci(runs[rid]["max_residual"]), section)
+
+
     def test_integration_page(self):
         """integration.json (verify/integration_study.cpp) -> integration.md: the order study's independent truth
         (method, its error estimate, the cross-check with rkmk4_se3 in Reference), both readings of the heavy

@@ -6,6 +6,8 @@ Inputs (reports/data/):
   reproductions.json   required  gate 4 (verify/reproductions.cpp)
   discrepancies.json   required  gate 4
   bench.json           optional  Google Benchmark JSON from `make bench`
+  loop_drift.json      optional  the closed-loop drift study (verify/loop_drift_study.cpp), plotted on the
+                                 closed_loop_dynamics page
 
 Any problem (missing required file, invalid JSON, unexpected structure) raises
 GenerationError with the file's path in the message.
@@ -326,6 +328,17 @@ class Data:
             # by that page (pages.example_9_5_figure); checked whenever present.
             self.example_9_5 = (example_9_5_points(raw["example_9_5"], path) if "example_9_5" in raw else None)
             self.repro_path = path
+        # loop_drift.json (verify/loop_drift_study.cpp; the closed_loop_dynamics page plots it): optional.
+        path = p("loop_drift.json")
+        raw = load_json(path, required=False)
+        self.loop_drift = None
+        if raw is not None:
+            with structure_of(path):
+                for mi, m in enumerate(raw["mechanisms"]):
+                    _require(m, ("id", "title", "runs"), path, f"mechanisms[{mi}]")
+                    for ri, r in enumerate(m["runs"]):
+                        _require(r, ("id", "method", "dt", "max_residual", "series"), path, f"mechanisms[{mi}].runs[{ri}]")
+                self.loop_drift = raw
         path = p("discrepancies.json")
         raw = load_json(path)
         with structure_of(path):

@@ -787,11 +787,11 @@ def example_9_5_figure(ctx):
     return ["", img, "", caption]
 
 
-def insert_after_example_9_5_table(text, lines):
-    """The embedded README with `lines` after the first table under its Example 9.5 heading, or, if the README
-    has no such table, under a heading of their own at its end."""
+def insert_after_table(text, heading_word, lines, fallback_heading):
+    """The embedded README with `lines` after the first table under its first heading containing
+    `heading_word`, or, if the README has no such table, under `fallback_heading` at its end."""
     rows = text.split("\n")
-    head = next((i for i, r in enumerate(rows) if r.startswith("#") and "Example 9.5" in r), None)
+    head = next((i for i, r in enumerate(rows) if r.startswith("#") and heading_word in r), None)
     if head is not None:
         first = next((i for i in range(head + 1, len(rows)) if rows[i].startswith("|")
                       or (rows[i].startswith("#") and rows[i].lstrip("#").startswith(" "))), None)
@@ -800,7 +800,32 @@ def insert_after_example_9_5_table(text, lines):
             while end < len(rows) and rows[end].startswith("|"):
                 end += 1
             return "\n".join(rows[:end] + lines + rows[end:])
-    return "\n".join(rows + ["", "### Example 9.5: error vs gear ratio"] + lines)
+    return "\n".join(rows + ["", fallback_heading] + lines)
+
+
+def insert_after_example_9_5_table(text, lines):
+    return insert_after_table(text, "Example 9.5", lines, "### Example 9.5: error vs gear ratio")
+
+
+LOOP_DRIFT_FAMILY = "closed_loop_dynamics"   # the page whose README has the drift study's table
+
+
+def loop_drift_figure(ctx):
+    """The plot of loop_drift.json (verify/loop_drift_study.cpp) and its caption, numbers from the data; None
+    when the study has not run (the README's table then says what is missing)."""
+    raw = ctx.data.loop_drift
+    if raw is None:
+        return None
+    img = ctx.plot(f"{LOOP_DRIFT_FAMILY}_drift", plots.loop_drift)
+    mech = {m["id"]: m for m in raw["mechanisms"]}
+    fb = {r["id"]: r for r in mech["four_bar"]["runs"]}
+    cf, un = fb["closure_function_dt_0.01"], fb["unstabilised_dt_0.01"]
+    caption = (f"*Loop-closure residual over {raw['duration_s']:g} s of simulated time at step 0.01 s (log scale), "
+               f"every {raw['sample_s']:g} s: the closure function stays at {fmt.sci(cf['max_residual'])} or below "
+               f"on the four-bar, while integrating the tree's q without stabilisation reaches "
+               f"{fmt.sci(un['max_residual'])}; Baumgarte's terms hold it between, and projection after every step "
+               f"at {fmt.sci(fb['projection_dt_0.01']['max_residual'])}.*")
+    return ["", img, "", caption]
 
 
 def family_page(ctx, fam):
@@ -825,10 +850,13 @@ def family_page(ctx, fam):
     readme = read_readme(ctx, fam)
     L += ["", "## About this family", ""]
     ex_9_5 = example_9_5_figure(ctx) if fam == EX_9_5_FAMILY else None
+    drift = loop_drift_figure(ctx) if fam == LOOP_DRIFT_FAMILY else None
     if readme:
         text = embed_readme(ctx, fam, readme)
         if ex_9_5:
             text = insert_after_example_9_5_table(text, ex_9_5)
+        if drift:
+            text = insert_after_table(text, "Drift in simulation", drift, "### Drift in simulation")
         L += [f"<!-- The text below is algorithms/{fam}/README.md, headings moved down one level. -->",
               f"From [algorithms/{fam}/README.md]({ctx.link(f'algorithms/{fam}/README.md')}):", "",
               text, ""]
