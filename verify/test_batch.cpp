@@ -1,6 +1,8 @@
 // The batch scalar and API (core/batch_scalar.hpp, batch/evaluate_batch.hpp; issue 17):
 //  a. every variant of inverse dynamics, mass matrix and forward dynamics, on M states run N at a
-//     time (N = 2, 4, 8; M not a multiple of N, so the padded last batch is exercised), gives in
+//     time (N = 4 and 8, the widths of AVX2 and AVX-512; M not a multiple of N, so the padded last
+//     batch is exercised; N = 2 was dropped on 2026-11-27 to keep CI within its time: it added a
+//     third of this file's ~170 s compile and no code path the other two do not take), gives in
 //     each lane exactly the single call's result in the counting scalar (the same double
 //     operations in source order), bit for bit, on robots with and without a floating base;
 //  b. and matches the plain double single call to within round-off (Eigen vectorises some double
@@ -108,7 +110,6 @@ template <int N> void check_all() {
 }
 
 TEST_CASE("batch: each lane equals the single call, every variant of three families", "[batch]") {
-  check_all<2>();
   check_all<4>();
   check_all<8>();
 }
