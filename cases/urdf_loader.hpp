@@ -508,6 +508,27 @@ inline void reject_percent_in_attributes(const std::string& xml, const std::stri
     i = close;
   }
 }
+// TinyXML 2.6.2 (urdfdom's parser) reads a UTF-8 character by its lead byte's length
+// (TiXmlBase::GetChar: C2-DF two bytes, E0-EF three, F0-F4 four) and steps over that many
+// bytes even when the text's terminating NUL lies among them, so a file that ends inside a
+// multi-byte character makes it read past the end of the buffer. fuzz_urdf reported a
+// heap-buffer-overflow on such inputs (bytes F0-FF in a text TinyXML reads as UTF-8) that did not
+// reproduce when the saved input was run alone: TinyXML itself is not instrumented, so the
+// over-read shows only if it reaches an intercepted copy, which depends on what follows the
+// buffer on the heap. This is the one over-read of that kind in its UTF-8 reading. Embedded NULs are already
+// refused, so the end of the text is the only place this can happen: a text whose last lead
+// byte announces more bytes than remain is refused here. Such a file is truncated (or not
+// UTF-8 at all); the rest of the encoding is left to TinyXML.
+inline void reject_truncated_utf8(const std::string& xml, const std::string& source) {
+  const std::size_t n = xml.size();
+  for (std::size_t back = 1; back <= 3 && back <= n; ++back) {
+    const auto b = static_cast<unsigned char>(xml[n - back]);
+    const std::size_t len = b >= 0xF0 && b <= 0xF4 ? 4 : b >= 0xE0 && b <= 0xEF ? 3 : b >= 0xC2 && b <= 0xDF ? 2 : 1;
+    if (len > back)
+      throw UrdfError(source + ": not a well-formed XML document (the text ends inside a multi-byte UTF-8 character, "
+                      "byte " + std::to_string(n - back) + " of " + std::to_string(n) + ": truncated file, or not UTF-8?)");
+  }
+}
 }  // namespace urdf_detail
 
 // Parses URDF text. `source` names the input in error messages (a path, "<string>").
@@ -517,6 +538,7 @@ inline UrdfModel parse_urdf(const std::string& xml, const UrdfOptions& options =
   if (xml.find('\0') != std::string::npos)
     throw UrdfError(source + ": not a well-formed XML document (contains a NUL byte; binary file?)");
   reject_percent_in_attributes(xml, source);
+  reject_truncated_utf8(xml, source);
   urdf::ModelInterfaceSharedPtr m;
   CapturedLog log;
   {

@@ -485,6 +485,14 @@ TEST_CASE("urdf bad input: zero axis, no moving joint", "[urdf][bad_input]") {
   expect_error("no_moving_joints.urdf", {"no moving joints"});
 }
 
+TEST_CASE("urdf bad input: a text that ends inside a UTF-8 character", "[urdf][bad_input]") {
+  expect_error("truncated_utf8.urdf", {"ends inside a multi-byte UTF-8 character", "byte 210 of 212"});
+  // Complete characters, also at the very end, are TinyXML's to read.
+  const std::string ok = "<robot name=\"r\"><link name=\"b\"><inertial><mass value=\"1\"/><inertia ixx=\"1\" ixy=\"0\" "
+                         "ixz=\"0\" iyy=\"1\" iyz=\"0\" izz=\"1\"/></inertial></link></robot><!-- \xe2\x82\xac -->";
+  CHECK_THROWS_WITH(cases::parse_urdf(ok), !Catch::Contains("UTF-8"));
+}
+
 TEST_CASE("urdf bad input: every file in verify/data/urdf_bad is rejected", "[urdf][bad_input]") {
   for (const auto& entry : std::filesystem::directory_iterator(kBadDir)) {
     INFO(entry.path());
