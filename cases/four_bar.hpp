@@ -107,6 +107,33 @@ inline FourBar four_bar(const FourBarParams& p, LoopJointType closing = LoopJoin
   return out;
 }
 
+// The same linkage on the other spanning tree: rooted at the ground pivot D instead of A, so the
+// joint that four_bar() closes as a loop is a tree joint here and A is the loop joint. Body 0 is
+// the rocker (pivot D, x from D to C), body 1 the coupler (x from C to B), body 2 the crank (x from
+// B to A); the loop joint's predecessor is the base at A, its successor the crank's tip. Each rod
+// is the same uniform rod as in four_bar() with its frame turned by pi about z, so the inertias
+// are the same numbers. A state of four_bar() maps to this tree by reversed_four_bar_state.
+inline FourBar four_bar_reversed(const FourBarParams& p) {
+  ModelBuilder mb(p.name + "_reversed");
+  mb.gravity(Vec3d(0, -p.gravity, 0));
+  const Joint<double> rz = make_joint(JointType::Revolute, Vec3d::UnitZ());
+  auto link = [&](double mass, double length) { return rod(mass, Vec3d::Zero(), Vec3d(length, 0, 0), p.radius); };
+  add(mb, "rocker", -1, rz, xlt(Vec3d(p.ground, 0, 0)), link(p.m_rocker, p.rocker));
+  add(mb, "coupler", 0, rz, xlt(Vec3d(p.rocker, 0, 0)), link(p.m_coupler, p.coupler));
+  add(mb, "crank", 1, rz, xlt(Vec3d(p.coupler, 0, 0)), link(p.m_crank, p.crank));
+  FourBar out{mb.finish(), {}, p};
+  LoopJoint<double> L;
+  L.type = LoopJointType::Revolute;
+  L.p = -1;
+  L.s = 2;
+  L.XP = xlt(Vec3d::Zero());
+  L.XS = xlt(Vec3d(p.crank, 0, 0));
+  L.name = "ground pivot A";
+  out.loops.push_back(L);
+  validate_loop_joints(out.model, out.loops);
+  return out;
+}
+
 template <class S> struct FourBarState {
   VecX<S> q, qd;
   S phi2, phi3;  // absolute angles of the coupler and the rocker (the crank's is q[0])
@@ -140,6 +167,16 @@ template <class S> FourBarState<S> four_bar_state(const FourBarParams& p, const 
   st.qd.resize(3);
   st.qd << w1, S(w2 - w1), S(w3 - w2);
   return st;
+}
+
+// A four_bar() state on four_bar_reversed()'s tree: absolute angles turned by pi (psi_3 = phi_3 + pi
+// for the rocker), relative angles (psi_3, phi_2 - phi_3, phi_1 - phi_2) = (phi_3 + pi, -q2, -q1).
+template <class S> FourBarState<S> reversed_four_bar_state(const FourBarState<S>& st) {
+  const S pi = atan2_(S(0), S(-1));
+  FourBarState<S> out = st;
+  out.q << S(st.phi3 + pi), S(-st.q[2]), S(-st.q[1]);
+  out.qd << S(st.qd[0] + st.qd[1] + st.qd[2]), S(-st.qd[2]), S(-st.qd[1]);
+  return out;
 }
 
 // Section 8.11's closure function for the four-bar, y = the crank angle q0, for

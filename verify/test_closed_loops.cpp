@@ -259,8 +259,12 @@ TEST_CASE("closed loops: K qdd = k, constraint forces do no work, variants and o
     std::vector<VecX<R>> results;
     for_each_variant([&]<class V>() {
       INFO("variant " << V::name);
+      ClosedLoopWorkspace<R> vs(c.m);
+      const VecX<R> qdd = run<V>(c.m, c.loops, c.q, c.qd, c.tau, &c.f, vs);
+      // K, k, H and C from the shared steps, not from the variant's workspace (section 8.13's
+      // method computes neither K nor H).
       ClosedLoopWorkspace<R> ws(c.m);
-      const VecX<R> qdd = run<V>(c.m, c.loops, c.q, c.qd, c.tau, &c.f, ws);
+      loops::tree_and_loop_terms<R>(c.m, c.loops, c.q, c.qd, c.tau, &c.f, ws);
       // K qdd = k (Eq. 8.4): relative to the size of the terms, |K| |qdd| + |k|, 1e-40.
       const R scale = R(ws.K.norm()) * R(qdd.norm()) + R(ws.k.norm());
       CHECK(R((ws.K * qdd - ws.k).cwiseAbs().maxCoeff()) <= kDigits40 * scale);

@@ -80,6 +80,31 @@ template <class S> Mat6N<S> loop_motion_subspace(LoopJointType t, const S& pitch
   return M;
 }
 
+// T^a tau for an active loop joint (sections 8.4 and 8.6): the force its actuator or spring
+// transmits, in successor-frame coordinates, from the joint's generalized force tau (dof
+// values). T^a is any basis with S^T T^a = 1 (so tau . qd_J is the power it delivers, Eq. 3.34);
+// the part of a force that S^T cannot see is a constraint force, which lambda absorbs, so the
+// choice does not change qdd. Here T^a = S (S^T S)^-1: the coordinate vectors S is made of, and
+// for the helical joint S / (1 + h^2).
+template <class S> Vec6<S> active_force(LoopJointType t, const S& pitch, const S* tau) {
+  Vec6<S> f = Vec6<S>::Zero();
+  switch (t) {
+    case LoopJointType::Weld: break;
+    case LoopJointType::Revolute: f[2] = tau[0]; break;
+    case LoopJointType::Prismatic: f[5] = tau[0]; break;
+    case LoopJointType::Helical: {
+      const S s = tau[0] / (S(1) + pitch * pitch);
+      f[2] = s;
+      f[5] = pitch * s;
+      break;
+    }
+    case LoopJointType::Cylindrical: f[2] = tau[0]; f[5] = tau[1]; break;
+    case LoopJointType::Planar: f[2] = tau[0]; f[3] = tau[1]; f[4] = tau[2]; break;
+    case LoopJointType::Spherical: f[0] = tau[0]; f[1] = tau[1]; f[2] = tau[2]; break;
+  }
+  return f;
+}
+
 // delta = jcalc(type, X) of Table 8.1, X = ^{s,k}X_{p,k} (Eq. 8.24) given as rbdlab's (E, r):
 // the 6x6 Plucker matrix is [E 0; -E r x, E] (Eq. 2.28), whose entries X_ij (1-based, as the
 // table writes them) are read off below. Each formula is first order in the error d of

@@ -6,7 +6,7 @@
 //    a_s - a_p);
 //  - K, k and k_stab by Table 8.4 (Eqs. 8.19-8.20, 8.47, 8.22-8.23), everything transformed to
 //    base coordinates and combined there, as the table does;
-//  - H by the CRBA (Table 6.2) and tau' = tau - C.
+//  - H by the CRBA (Table 6.2) and tau' = tau - C + tau^a (active loop joints, Tables 8.2-8.3).
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -20,11 +20,20 @@
 namespace rbd::loops {
 
 // Table 8.4 for every loop joint: rows row0[l] .. row0[l] + nc_l of K and k.
-// Needs ws.Xup, ws.v, ws.a from the RNEA pass with qdd = 0.
-template <class S> void loop_constraints(const Model<S>& m, const LoopJoints<S>& loops, ClosedLoopWorkspace<S>& ws) {
+// Needs ws.Xup, ws.v, ws.a from the RNEA pass with qdd = 0. kWithK = false leaves K alone
+// (section 8.13's method needs k, ^iX_0 and the S_i in base coordinates, but no K).
+template <class S, bool kWithK = true>
+void loop_constraints(const Model<S>& m, const LoopJoints<S>& loops, ClosedLoopWorkspace<S>& ws) {
   base_frames_and_subspaces<S>(m, ws, ws.X0, ws.S0);  // ^iX_0, and every S_i in base coordinates
   const Vec6<S> a_base = join<S>(Vec3<S>::Zero(), Vec3<S>(-m.gravity));  // a_0 = -a_g (Table 8.3's footnote)
-  ws.K.setZero();
+  int dofs = 0;
+  for (const auto& L : loops) dofs += loop_joint_dof(L.type);
+  const bool active = ws.loop_tau.size() > 0;
+  if (active && ws.loop_tau.size() != static_cast<Eigen::Index>(dofs))
+    throw std::invalid_argument("closed loops: loop_tau has " + std::to_string(ws.loop_tau.size()) +
+                                " values, but the loop joints have " + std::to_string(dofs) + " freedoms");
+  int tau0 = 0;
+  if constexpr (kWithK) ws.K.setZero();
   for (std::size_t l = 0; l < loops.size(); ++l) {
     const LoopJoint<S>& L = loops[l];
     const int nc = L.nc(), r0 = ws.row0[l];
@@ -36,9 +45,13 @@ template <class S> void loop_constraints(const Model<S>& m, const LoopJoints<S>&
     const Vec6<S> ap = L.p < 0 ? a_base : ws.X0[L.p].apply_inverse(ws.a[L.p]);
     const Vec6<S> vs = L.s < 0 ? Vec6<S>::Zero() : ws.X0[L.s].apply_inverse(ws.v[L.s]);
     const Vec6<S> as = L.s < 0 ? a_base : ws.X0[L.s].apply_inverse(ws.a[L.s]);
+    // Table 8.3's loop 2: f^a = X_S^T T^a tau_k, here carried on to base coordinates.
+    if (active) ws.loop_fa[l] = Xs.apply_transpose(active_force<S>(L.type, L.pitch, &ws.loop_tau[tau0]));
+    tau0 += loop_joint_dof(L.type);
     // T = Xs^T T: the constraint-force subspace carried from successor-frame to base coordinates.
     const Mat6N<S> Ts = constraint_subspace<S>(L.type, L.pitch);
-    Mat6N<S> T(6, nc);
+    Mat6N<S>& T = ws.loop_T[l];  // kept: section 8.13's method reuses it
+    T.resize(6, nc);
     for (int c = 0; c < nc; ++c) T.col(c) = Xs.apply_transpose(Vec6<S>(Ts.col(c)));
     // k_l = -T^T (a_s - a_p + v_s x v_p)   (Eq. 8.47)
     ws.k.segment(r0, nc).noalias() = -(T.transpose() * Vec6<S>(as - ap + crm<S>(vs, vp)));
@@ -50,6 +63,7 @@ template <class S> void loop_constraints(const Model<S>& m, const LoopJoints<S>&
       for (int c = 0; c < nc; ++c)
         ws.k[r0 + c] -= S(2) * ws.stab.alpha * TvJ[c] + ws.stab.beta * ws.stab.beta * delta[c];
     }
+    if constexpr (!kWithK) continue;
     // K_li = -T^T ^0X_i S_i on the path from p(k), K_lj = +T^T ^0X_j S_j on the path from s(k),
     // stepping the larger body number towards the base until the two meet (Eqs. 8.18-8.20).
     int i = L.p, j = L.s;
@@ -61,6 +75,27 @@ template <class S> void loop_constraints(const Model<S>& m, const LoopJoints<S>&
       } else {
         for (int c = 0; c < m.joint[j].nv(); ++c)
           ws.K.block(r0, m.v_idx[j] + c, nc, 1).noalias() = T.transpose() * Vec6<S>(ws.S0.col(m.v_idx[j] + c));
+        j = m.parent[j];
+      }
+    }
+  }
+}
+
+// tau' += tau^a (section 8.5's step 2): the active loop-joint forces are external forces on the
+// tree, +f^a on s(k) and -f^a on p(k) (Table 8.2's e_ik), so their generalized force is
+// S_i^T f^a (base coordinates) on the path from s(k) and minus that on the path from p(k), up to
+// the common ancestor, beyond which the two cancel: K's walk (Eqs. 8.19-8.20) with f^a for T.
+template <class S> void add_active_loop_forces(const Model<S>& m, const LoopJoints<S>& loops, ClosedLoopWorkspace<S>& ws) {
+  if (ws.loop_tau.size() == 0) return;
+  for (std::size_t l = 0; l < loops.size(); ++l) {
+    const Vec6<S>& f = ws.loop_fa[l];
+    int i = loops[l].p, j = loops[l].s;
+    while (i != j) {
+      if (i > j) {
+        for (int c = 0; c < m.joint[i].nv(); ++c) ws.tau_prime[m.v_idx[i] + c] -= Vec6<S>(ws.S0.col(m.v_idx[i] + c)).dot(f);
+        i = m.parent[i];
+      } else {
+        for (int c = 0; c < m.joint[j].nv(); ++c) ws.tau_prime[m.v_idx[j] + c] += Vec6<S>(ws.S0.col(m.v_idx[j] + c)).dot(f);
         j = m.parent[j];
       }
     }
@@ -83,7 +118,7 @@ template <class S> void require_finite(const MatX<S>& K, const VecX<S>& k) {
                               " (a NaN or inf in q, qd or the model?)");
 }
 
-// C, K, k, H and tau' = tau - C for the state.
+// C, K, k, H and tau' = tau - C + tau^a for the state.
 template <class S>
 void tree_and_loop_terms(const Model<S>& m, const LoopJoints<S>& loops, const VecX<S>& q, const VecX<S>& qd,
                          const VecX<S>& tau, const ExternalForces<S>* f_ext, ClosedLoopWorkspace<S>& ws) {
@@ -93,6 +128,7 @@ void tree_and_loop_terms(const Model<S>& m, const LoopJoints<S>& loops, const Ve
   require_finite<S>(ws.K, ws.k);
   Crba::run<S>(m, q, ws.H, ws);
   ws.tau_prime = tau - ws.C;
+  add_active_loop_forces<S>(m, loops, ws);  // + tau^a
 }
 
 }  // namespace rbd::loops

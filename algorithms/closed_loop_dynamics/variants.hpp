@@ -4,7 +4,9 @@
 // and velocity level) and its joint forces tau, every variant returns the tree's qdd:
 //   run(model, loops, q, qd, tau, f_ext, qdd, ws).
 // They share the tree's C and H (RNEA, CRBA) and Table 8.4's K and k, and differ in how they
-// solve Eqs. 8.34-8.35 (section 8.5's three methods).
+// solve Eqs. 8.34-8.35 (section 8.5's three methods). Section 8.13's sparse-matrix method
+// (sparse_matrix_method.hpp, LoopSparseMatrix) has the same signature and is exact, but is not in
+// this list yet: its double-precision error exceeds the family's accuracy budget (README.md).
 #include <concepts>
 #include <tuple>
 

@@ -9,6 +9,7 @@
 #include <optional>
 #include <vector>
 
+#include "closed_loop_dynamics/sparse_matrix_structure.hpp"
 #include "factorization/sparse.hpp"
 #include "model/loop_joint.hpp"
 #include "model/workspace.hpp"
@@ -31,9 +32,14 @@ template <class S> struct ClosedLoopWorkspace : Workspace<S> {
   };
   std::vector<Shape> shape;
   bool prepared = false;
+  int shape_version = 0;       // counts prepare()'s structural changes (for sparse_matrix's analysis)
   int nc = 0;                  // n^c (Eq. 8.1)
   std::vector<int> row0;       // first row of loop l in K
   Stabilization<S> stab;
+  // Active loop joints (sections 8.4 and 8.6): the generalized forces tau^a of the loop joints'
+  // actuators or springs, one value per loop-joint freedom (loop_joint_dof), loop joint by loop
+  // joint. Empty (the default): every loop joint is passive, tau^a = 0.
+  VecX<S> loop_tau;
   // K's numerical rank is decided relative to its largest pivot: rank_tol * max |K_ij|.
   // K's entries carry the recursions' rounding, a few (d + 1) eps relative; a dependent row
   // leaves a residue of a few n eps of the largest entry after elimination. 1e4 n eps is
@@ -48,6 +54,8 @@ template <class S> struct ClosedLoopWorkspace : Workspace<S> {
   Forces6<S> S0;                // every joint's motion subspace in base coordinates, by column of qd
   MatX<S> K;                    // n^c x n, Eq. 8.19
   VecX<S> k;                    // k + k_stab, Eqs. 8.15 / 8.47, 8.22
+  std::vector<Mat6N<S>> loop_T; // each loop joint's T in base coordinates (Table 8.4's Xs^T T)
+  std::vector<Vec6<S>> loop_fa; // each loop joint's active force X_s^T T^a tau_k, base coordinates (Table 8.3)
   // Section 8.8's elimination of [K | k] (elimination.hpp).
   MatX<S> W;                    // n^c x (n + 1) working copy
   std::vector<int> row_of, col_of;  // pivot order: original row / column at each position
@@ -66,6 +74,8 @@ template <class S> struct ClosedLoopWorkspace : Workspace<S> {
   MatX<S> Y, A;
   VecX<S> z, b, lambda, col;
   std::optional<Eigen::LDLT<MatX<S>>> ldlt;
+  // loop_sparse_matrix: Eq. 8.64's structure (analysed once per shape) and its per-call values.
+  SparseMatrixStructure<S> sparse;
 
   ClosedLoopWorkspace() = default;
   explicit ClosedLoopWorkspace(const Model<S>& m)
@@ -92,6 +102,9 @@ template <class S> struct ClosedLoopWorkspace : Workspace<S> {
     shape = std::move(now);
     prepared = true;
     row0.assign(loops.size(), 0);
+    loop_T.assign(loops.size(), Mat6N<S>::Zero(6, 6));
+    loop_fa.assign(loops.size(), Vec6<S>::Zero());
+    ++shape_version;
     nc = 0;
     for (std::size_t l = 0; l < loops.size(); ++l) {
       row0[l] = nc;

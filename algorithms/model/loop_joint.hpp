@@ -15,7 +15,8 @@
 //    XP and XS). The transform ^{s,k}X_{p,k} from predecessor to successor frame is XJ(q) of
 //    that type when the loop is closed.
 //  - Weld is the zero-DoF joint: section 8.3's "universal loop joint".
-//  - A loop joint is passive here (tau^a = 0, section 8.4): no actuator or spring acts at it.
+//  - A loop joint is passive unless the caller gives it a force (ClosedLoopWorkspace::loop_tau,
+//    sections 8.4 and 8.6: tau^a, applied as Table 8.3 applies it).
 #include <string>
 #include <string_view>
 #include <vector>
