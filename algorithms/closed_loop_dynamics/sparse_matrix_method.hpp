@@ -17,10 +17,12 @@
 //   A lambda = b,   A = T^T P^T I^-1 P T,   b = k_J - T^T P^T I^-1 r,
 // A block-sparse (joints that share a body) and positive semi-definite; then A = L D L^T in a
 // minimum-fill order with the pattern analysed once (sparse_matrix_structure.hpp,
-// factorization/elimination_tree_ldlt.hpp). For a tree that order has no fill (O(n), the
-// footnote's Baraff 1996); for Figure 8.4's ladder the fill stays bounded, where every spanning
-// tree's H has O(n^2) entries. Redundant constraints make A singular: dependent pivots
-// (D_k <= rank_tol A_kk) are dropped, which gives one of the lambdas and the unique a^ (I is
+// factorization/elimination_tree_ldlt.hpp). For a tree that order has no fill (O(n) when the
+// branching is bounded: eliminating the bodies first makes the joints at a body a clique; the
+// footnote's Baraff 1996 factors Eq. 8.64 whole); for Figure 8.4's ladder the fill stays bounded,
+// where every spanning tree's H has O(n^2) entries. Redundant constraints make A singular:
+// dependent pivots (D_k <= rank_tol growth A_kk; elimination_tree_ldlt.hpp says why) are dropped,
+// which gives one of the lambdas and the unique a^ (I is
 // positive definite, so a^ does not depend on which lambda); section 8.13's "the sparse
 // factorization may not work" is this case. Finally qdd_i = T_a,i^T (a^_i - a^_lambda(i)).
 #include <Eigen/Cholesky>
