@@ -33,7 +33,7 @@ namespace rbd {
 
 // Greedy minimum-fill order of a graph given by its adjacency matrix: repeatedly eliminate the
 // vertex whose elimination joins the fewest non-adjacent pairs of its remaining neighbours
-// (ties: fewer neighbours, then the lower index), joining them. O(n^2 d^2); run once per shape.
+// (ties: fewer neighbours, then the lower index), joining them. O(n^3) for n joints; run once per shape.
 inline std::vector<int> minimum_fill_order(std::vector<std::vector<char>> adjacent) {
   const int n = static_cast<int>(adjacent.size());
   std::vector<char> done(n, 0);
