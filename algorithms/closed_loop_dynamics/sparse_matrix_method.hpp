@@ -22,9 +22,10 @@
 // footnote's Baraff 1996 factors Eq. 8.64 whole); for Figure 8.4's ladder the fill stays bounded,
 // where every spanning tree's H has O(n^2) entries. Redundant constraints make A singular:
 // dependent pivots (D_k <= rank_tol growth A_kk; elimination_tree_ldlt.hpp says why) are dropped,
-// which gives one of the lambdas and the unique a^ (I is
-// positive definite, so a^ does not depend on which lambda); section 8.13's "the sparse
-// factorization may not work" is this case. Finally qdd_i = T_a,i^T (a^_i - a^_lambda(i)).
+// which gives one of the lambdas and the unique a^ (I is positive definite, so a^ does not depend
+// on which lambda); section 8.13's "the sparse factorization may not work" is this case. Which
+// rows of a dependent set are kept decides the accuracy in double, so it is not left to the
+// order alone (the pivoting steps below). Finally qdd_i = T_a,i^T (a^_i - a^_lambda(i)).
 #include <Eigen/Cholesky>
 #include <Eigen/QR>
 #include <limits>
@@ -78,63 +79,89 @@ struct LoopSparseMatrix {
       return ws.X0[b].apply_inverse(Vec6<S>(sm.inertia_llt[b].solve(ws.X0[b].apply_force(f))));
     };
     // Tree joints: T_a = S (S^T S)^-1 and T spanning S's orthogonal complement (Q's last columns
-    // from a Householder QR of S), then the active force T_a tau enters P T_a tau.
+    // from a Householder QR of S), then the active force T_a tau enters P T_a tau. Both are made
+    // in body i's own coordinates, where S_i is jcalc's (unit axes at the joint), and carried to
+    // base coordinates as forces, as the loop joints' T are (Table 8.4's X_S^T T). Orthonormal in
+    // base coordinates instead, T mixes moments about the base origin with forces, and A's
+    // condition grows with the bodies' distance from it: 1e3 to 1e5 times larger on the GU
+    // chains and the humanoid, and the error in double with it.
     for (int i = 0; i < nb; ++i) {
       const int n = m.joint[i].nv(), v0 = m.v_idx[i];
-      const Mat6N<S> Sj = ws.S0.middleCols(v0, n);
+      Mat6N<S> Sj(6, n);
+      for (int c = 0; c < n; ++c) Sj.col(c) = ws.X0[i].apply(Vec6<S>(ws.S0.col(v0 + c)));  // ^iX_0 S_i
       const Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic, 0, 6, 6> StS = Sj.transpose() * Sj;
       const Eigen::LLT<Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic, 0, 6, 6>> gram(StS);
-      sm.Ta[i].leftCols(n) = Sj * gram.solve(Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic, 0, 6, 6>::Identity(n, n));
+      const Mat6N<S> Ta_local = Sj * gram.solve(Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic, 0, 6, 6>::Identity(n, n));
+      for (int c = 0; c < n; ++c) sm.Ta[i].col(c) = ws.X0[i].apply_transpose(Vec6<S>(Ta_local.col(c)));
       if (n < 6) {
         const Eigen::HouseholderQR<Mat6N<S>> qr(Sj);
         const Mat6<S> Q = qr.householderQ();
-        sm.T[i].leftCols(6 - n) = Q.rightCols(6 - n);
+        for (int c = 0; c < 6 - n; ++c) sm.T[i].col(c) = ws.X0[i].apply_transpose(Vec6<S>(Q.col(n + c)));
       }
       const Vec6<S> fa = sm.Ta[i].leftCols(n) * tau.segment(v0, n);
       sm.r[i] += fa;
       if (m.parent[i] >= 0) sm.r[m.parent[i]] -= fa;
     }
-    for (int i = 0; i < nb; ++i)
-      if (!(sm.r[i].cwiseAbs().maxCoeff() <= big))
-        throw std::domain_error("loop_sparse_matrix: body " + std::to_string(i) +
-                                "'s forces are not finite (a NaN or inf in qd, tau or f_ext?)");
     for (std::size_t l = 0; l < loops.size(); ++l) {
       sm.T[nb + l].leftCols(loops[l].nc()) = ws.loop_T[l];
       if (ws.loop_tau.size() == 0) continue;  // an active loop joint's T_a tau (Eq. 8.64's P T_a tau)
       if (loops[l].s >= 0) sm.r[loops[l].s] += ws.loop_fa[l];
       if (loops[l].p >= 0) sm.r[loops[l].p] -= ws.loop_fa[l];
     }
-    // U(j, e) = sign(e) I_b^-1 T_j at each moving end b of each joint.
+    for (int i = 0; i < nb; ++i)
+      if (!(sm.r[i].cwiseAbs().maxCoeff() <= big))
+        throw std::domain_error("loop_sparse_matrix: body " + std::to_string(i) +
+                                "'s forces are not finite (a NaN or inf in qd, tau, loop_tau or f_ext?)");
     const int nj = static_cast<int>(sm.joint.size());
     for (int j = 0; j < nj; ++j)
-      for (int e = 0; e < 2; ++e) {
-        const int b = e == 0 ? sm.joint[j].s : sm.joint[j].p;
-        if (b < 0) continue;
-        for (int c = 0; c < sm.joint[j].nc; ++c) {
-          const Vec6<S> u = inverse_inertia(b, Vec6<S>(sm.T[j].col(c)));
-          sm.U[2 * j + e].col(c) = e == 0 ? u : Vec6<S>(-u);
+      for (int c = 0; c < 6; ++c) sm.column_of[j][c] = c;
+    auto assemble_and_factor = [&] {
+      // U(j, e) = sign(e) I_b^-1 T_j at each moving end b of each joint.
+      for (int j = 0; j < nj; ++j)
+        for (int e = 0; e < 2; ++e) {
+          const int b = e == 0 ? sm.joint[j].s : sm.joint[j].p;
+          if (b < 0) continue;
+          for (int c = 0; c < sm.joint[j].nc; ++c) {
+            const Vec6<S> u = inverse_inertia(b, Vec6<S>(sm.T[j].col(c)));
+            sm.U[2 * j + e].col(c) = e == 0 ? u : Vec6<S>(-u);
+          }
+        }
+      // A = T^T P^T I^-1 P T, column by column (upper triangle).
+      std::fill(sm.ldlt.Ax.begin(), sm.ldlt.Ax.end(), S(0));
+      for (int k = 0; k < sm.rows; ++k) {
+        const int j = sm.col_joint[k], c = sm.col_c[k];
+        for (int t = sm.term_begin[k]; t < sm.term_begin[k + 1]; ++t) {
+          const auto& term = sm.terms[t];
+          const Vec6<S> u = sm.U[2 * j + term.end_j].col(c);
+          const bool minus = term.end_l == 1;  // sign of T_l at its predecessor
+          for (int r = 0; r < term.rows; ++r) {
+            const S d = sm.T[term.l].col(r).dot(u);
+            sm.ldlt.Ax[term.ax + r] += minus ? S(-d) : d;
+          }
         }
       }
-    // A = T^T P^T I^-1 P T, column by column (upper triangle).
-    std::fill(sm.ldlt.Ax.begin(), sm.ldlt.Ax.end(), S(0));
-    for (int k = 0; k < sm.rows; ++k) {
-      const int j = sm.col_joint[k], c = sm.col_c[k];
-      for (int t = sm.term_begin[k]; t < sm.term_begin[k + 1]; ++t) {
-        const auto& term = sm.terms[t];
-        const Vec6<S> u = sm.U[2 * j + term.end_j].col(c);
-        const bool minus = term.end_l == 1;  // sign of T_l at its predecessor
-        for (int r = 0; r < term.rows; ++r) {
-          const S d = sm.T[term.l].col(r).dot(u);
-          sm.ldlt.Ax[term.ax + r] += minus ? S(-d) : d;
-        }
-      }
+      sm.ldlt.factor(ws.rank_tol);
+    };
+    std::fill(sm.ldlt.forced.begin(), sm.ldlt.forced.end(), char(0));  // the last call's swaps
+    assemble_and_factor();
+    // A joint whose rows were partly dropped may have kept a poor basis of its constraint space:
+    // without pivoting, a row that is almost dependent on the rows before it is kept with a tiny
+    // pivot (7e-5 A_kk on a GU chain with one loop), and the error grows by its inverse. The
+    // Schur complement of a joint's whole block does not depend on the order of its rows, so the
+    // order within each such block is chosen by diagonal pivoting on that complement, and A is
+    // factored once more (sparse_matrix_structure.hpp's pivot_dependent_blocks).
+    if (sm.pivot_dependent_blocks()) assemble_and_factor();
+    // A basis can also be poor across joints: a loop joint kept whole with a pivot of 8e-7 A_kk,
+    // and four rows of the next loop joint dropped (a GU chain with two loops). Kept pivots below
+    // 1e-3 A_kk, which would amplify the rounding by more than 1e3, are traded for dropped rows
+    // while the rank allows (at most one per loop-joint row).
+    for (int swaps = 0; swaps < ws.nc && sm.ldlt.swap_weak_pivot(ws.rank_tol, S(1e-3)); ++swaps) {
     }
-    sm.ldlt.factor(ws.rank_tol);
     // b = k_J - T^T P^T I^-1 r: zero for tree joints, Eq. 8.47's k for loop joints.
     for (int j = 0; j < nj; ++j) {
       const int nc = sm.joint[j].nc, row0 = sm.joint[j].row0;
       for (int c = 0; c < nc; ++c) {
-        S bc = j < nb ? S(0) : S(ws.k[ws.row0[j - nb] + c]);
+        S bc = j < nb ? S(0) : S(ws.k[ws.row0[j - nb] + sm.column_of[j][c]]);
         for (int e = 0; e < 2; ++e) {
           const int b = e == 0 ? sm.joint[j].s : sm.joint[j].p;
           if (b >= 0) bc -= sm.U[2 * j + e].col(c).dot(sm.r[b]);

@@ -23,6 +23,7 @@
 // heuristic does not (measured on tree:bf=2:nb=31: 1710 entries in L against 1435 with none
 // filled). On Figure 8.4's ladder both keep the fill linear in the length.
 #include <algorithm>
+#include <array>
 #include <vector>
 
 #include "core/scalar.hpp"
@@ -101,6 +102,61 @@ template <class S> struct SparseMatrixStructure {
   std::vector<Mat6<S>> Ta;                       // tree joints: T_a,j (first n_j columns), S_j^T T_a,j = 1
   std::vector<Mat6<S>> U;                        // U(j, e) = sign I_b^-1 T_j at end e (2 per joint)
   VecX<S> x;                                     // b, then lambda
+  // column_of[j][c]: which column of the joint's own T_j (and of k) is its c-th row of A this
+  // call (pivot_dependent_blocks reorders them).
+  std::vector<std::array<int, 6>> column_of;
+
+  // After a factorization that dropped rows: for every joint with a dropped row, its block's
+  // Schur complement C = L_bb D_b L_bb^T (the in-block part of the factor; the complement of a
+  // whole block does not depend on the order of its rows) is pivoted greedily on the largest
+  // relative diagonal C_tt / A_tt, as a rank-revealing Cholesky does, and T_j's columns are put in
+  // that order. Returns whether any order changed (then A must be assembled and factored again;
+  // the pattern is the same, since a joint's rows share theirs).
+  bool pivot_dependent_blocks() {
+    bool changed = false;
+    for (std::size_t j = 0; j < joint.size(); ++j) {
+      const int nc = joint[j].nc, r0 = joint[j].row0;
+      bool any_dropped = false;
+      for (int t = 0; t < nc; ++t) any_dropped = any_dropped || ldlt.dropped[r0 + t];
+      if (nc < 2 || !any_dropped) continue;
+      Mat6<S> Lb = Mat6<S>::Identity();
+      Vec6<S> Db = Vec6<S>::Zero(), Ad = Vec6<S>::Zero();
+      for (int a = 0; a < nc; ++a) {
+        const int i = r0 + a;
+        Db[a] = ldlt.D[i];
+        for (int p = ldlt.Lp[i]; p < ldlt.Lp[i] + ldlt.Lnz[i]; ++p)
+          if (ldlt.Li[p] < r0 + nc) Lb(ldlt.Li[p] - r0, a) = ldlt.Lx[p];
+        for (int p = ldlt.Ap[i]; p < ldlt.Ap[i + 1]; ++p)
+          if (ldlt.Ai[p] == i) Ad[a] = ldlt.Ax[p];
+      }
+      Mat6<S> C = Mat6<S>::Zero();
+      C.topLeftCorner(nc, nc) = Lb.topLeftCorner(nc, nc) * Db.head(nc).asDiagonal() * Lb.topLeftCorner(nc, nc).transpose();
+      std::array<int, 6> pick{};
+      std::array<char, 6> taken{};
+      for (int step = 0; step < nc; ++step) {
+        int best = -1;
+        for (int t = 0; t < nc; ++t)  // A_tt > 0: T_j's columns are unit vectors and I^-1 is positive definite
+          if (!taken[t] && (best < 0 || C(t, t) * Ad[best] > C(best, best) * Ad[t])) best = t;
+        pick[step] = best;
+        taken[best] = 1;
+        if (C(best, best) > S(0)) {  // eliminate it: C -= C_:b C_b: / C_bb
+          const Vec6<S> cb = C.col(best);
+          C.topLeftCorner(nc, nc) -= (cb.head(nc) / cb[best]) * cb.head(nc).transpose();
+        }
+      }
+      bool identity = true;
+      for (int a = 0; a < nc; ++a) identity = identity && pick[a] == a;
+      if (identity) continue;
+      const Mat6<S> Tj = T[j];
+      const std::array<int, 6> was = column_of[j];
+      for (int a = 0; a < nc; ++a) {
+        T[j].col(a) = Tj.col(pick[a]);
+        column_of[j][a] = was[pick[a]];
+      }
+      changed = true;
+    }
+    return changed;
+  }
 
   void analyse(const Model<S>& m, const LoopJoints<S>& loops, int version) {
     nb = m.nb;
@@ -181,6 +237,7 @@ template <class S> struct SparseMatrixStructure {
     Ta.assign(m.nb, Mat6<S>::Zero());
     U.assign(2 * nj, Mat6<S>::Zero());
     x = VecX<S>::Zero(rows);
+    column_of.assign(nj, {0, 1, 2, 3, 4, 5});
     built_for = version;
   }
 };

@@ -20,6 +20,7 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/scalar.hpp"
@@ -37,6 +38,8 @@ template <class S> struct EliminationTreeLdlt {
   std::vector<int> parent, Lp, Li, Lnz;
   std::vector<S> Lx, D;
   std::vector<char> dropped;
+  // Rows the caller asks to drop whatever their pivot (swap_weak_pivot below); all 0 by default.
+  std::vector<char> forced;
   int rank = 0;
 
   // Davis' ldl_symbolic: the elimination tree and the column counts of L.
@@ -60,25 +63,30 @@ template <class S> struct EliminationTreeLdlt {
     Lx.assign(Lp[n], S(0));
     D.assign(n, S(0));
     Y.assign(n, S(0));
+    Adiag.assign(n, S(0));
     pattern.assign(n, 0);
     dropped.assign(n, 0);
+    forced.assign(n, 0);
   }
 
   int nonzeros() const { return n == 0 ? 0 : Lp[n]; }
 
   // Davis' ldl_numeric, with dependent pivots dropped. A pivot that is not a finite number, or
   // negative beyond the tolerance (A is not semi-definite), is refused.
-  // The test: D_k <= rel_tol * growth * A_kk, growth = max A_jj / D_j over the pivots kept so
-  // far (1 at first). Without pivoting, a dependent row's D_k is not zero but the rounding of a
-  // Schur complement, whose forward error grows with the inverse of the leading block: a relative
-  // pivot D_j / A_jj of 4e-5 before it amplified the rounding of a dependent pivot to 7e-46 A_kk
-  // in 50-digit arithmetic (a UR5 with a spherical and a prismatic loop joint), above a fixed
-  // 1e4 n eps (3.2e-46) and below it once scaled by the growth (8e-42). Genuine pivots there are
-  // 4e-5 A_kk and more.
+  // The test: D_k <= rel_tol * growth * A_kk, growth = max A_ii / D_i over the kept pivots i
+  // that row k's solve uses (its pattern in L; 1 if none). Without pivoting, a dependent row's D_k
+  // is not zero but the rounding of a Schur complement, whose forward error grows with the inverse
+  // of the pivots it is computed from: a relative pivot D_i / A_ii of 4e-5 amplified the rounding of
+  // a dependent pivot to 7e-46 A_kk in 50-digit arithmetic (a UR5 with a spherical and a prismatic
+  // loop joint), above a fixed 1e4 n eps (3.2e-46) and below it once scaled by the growth
+  // (8e-42). Only the pivots in row k's own pattern enter its rounding: a growth over every pivot
+  // so far (as first written) dropped a genuine pivot of 1.4e-7 A_kk in double on Figure 8.4's
+  // ladder of 16 rungs, after an unrelated pivot of 2.6e-4 elsewhere, and qdd came out wrong by
+  // 29 against a norm of 174.
   void factor(const S& rel_tol) {
     rank = 0;
-    S growth = S(1);
     for (int k = 0; k < n; ++k) {
+      S growth = S(1);  // over the pivots that row k's solve uses (its pattern in L)
       Y[k] = S(0);
       int top = n;
       flag[k] = k;
@@ -104,6 +112,7 @@ template <class S> struct EliminationTreeLdlt {
         const int p2 = Lp[i] + Lnz[i];
         for (int p = Lp[i]; p < p2; ++p) Y[Li[p]] -= Lx[p] * yi;
         const S lki = dropped[i] ? S(0) : S(yi / D[i]);  // L_ki = y_i / D_i
+        if (!dropped[i] && Adiag[i] > growth * D[i]) growth = Adiag[i] / D[i];
         D[k] -= lki * yi;
         Li[p2] = k;
         Lx[p2] = lki;
@@ -118,12 +127,12 @@ template <class S> struct EliminationTreeLdlt {
                                 std::to_string(static_cast<double>(D[k])) + ", A_kk = " +
                                 std::to_string(static_cast<double>(akk)) +
                                 "): the matrix is not positive semi-definite");
-      dropped[k] = D[k] <= tol;
+      dropped[k] = forced[k] || D[k] <= tol;
+      Adiag[k] = akk;
       if (dropped[k]) {
         D[k] = S(0);
       } else {
         ++rank;
-        if (akk > growth * D[k]) growth = akk / D[k];
       }
     }
   }
@@ -137,9 +146,48 @@ template <class S> struct EliminationTreeLdlt {
       for (int p = Lp[j]; p < Lp[j] + Lnz[j]; ++p) x[j] -= Lx[p] * x[Li[p]];
   }
 
+  // Without pivoting, which of a set of dependent rows are kept is decided by the order: a row that
+  // is nearly, not exactly, dependent on the rows before it is kept with a small pivot, and a
+  // later row that would have been a better member of the basis is dropped; the rounding of that
+  // small pivot then grows by its inverse. When rows were dropped and the weakest kept pivot is
+  // below weak * A_kk, this drops it instead and factors again; if the rank falls (the row was
+  // needed: nothing later spans its direction) or the new weakest pivot is no larger, the row is
+  // restored. Returns whether the factor
+  // changed. The rank is the same in exact arithmetic either way, so the solution is too.
+  bool swap_weak_pivot(const S& rel_tol, const S& weak) {
+    if (rank == n) return false;
+    const auto [worst, worst_rel] = weakest_pivot();
+    if (worst < 0 || !(worst_rel < weak)) return false;
+    const int rank_before = rank;
+    forced[worst] = 1;
+    factor(rel_tol);
+    if (rank == rank_before && weakest_pivot().second > worst_rel) return true;
+    forced[worst] = 0;  // the rank fell, or the new basis is no better
+    factor(rel_tol);
+    return false;
+  }
+
+  // The kept pivot with the smallest D_k / A_kk, and that ratio (-1 and +inf when none is kept).
+  std::pair<int, S> weakest_pivot() const {
+    int worst = -1;
+    S worst_rel = S(std::numeric_limits<double>::infinity());
+    for (int k = 0; k < n; ++k)
+      if (!dropped[k] && D[k] / diagonal(k) < worst_rel) {
+        worst_rel = D[k] / diagonal(k);
+        worst = k;
+      }
+    return {worst, worst_rel};
+  }
+
+  S diagonal(int k) const {
+    for (int p = Ap[k]; p < Ap[k + 1]; ++p)
+      if (Ai[p] == k) return Ax[p];
+    return S(0);
+  }
+
  private:
   std::vector<int> flag, pattern;
-  std::vector<S> Y;
+  std::vector<S> Y, Adiag;
 };
 
 }  // namespace rbd
