@@ -24,7 +24,9 @@
 //  g. in double, on GU chains, a tree and the all-joints model with random loops (many of them
 //     redundant): the error against Reference stays within cond2(A) (32 (d + 1) + 4 rows) eps,
 //     the form of the family's solve_with_loops budget with the method's own matrix A in place
-//     of Z^T H Z and K (A's rounding is what the method amplifies). Mutants tried: without the block pivoting of
+//     of Z^T H Z and K (A's rounding is what the method amplifies). The error is absolute,
+//     |qdd_double - qdd_Reference| / eps; the family's sweep divides it by the output's typical
+//     size, so this is stricter where |qdd| > 1 (as on these cases). Mutants tried: without the block pivoting of
 //     sparse_matrix_structure.hpp (pivot_dependent_blocks), or without the weak-pivot swap
 //     (elimination_tree_ldlt.hpp), gu:8 at seed 5 fails, 1.2e8 eps against 9.4e6: the order
 //     alone then chooses which rows of a dependent set are kept, and keeps one with a pivot of
