@@ -51,7 +51,6 @@ struct LoopSparseMatrix {
                   const VecX<S>& tau, const ExternalForces<S>* f_ext, VecX<S>& qdd, ClosedLoopWorkspace<S>& ws) {
     ws.prepare(m, loops);
     SparseMatrixStructure<S>& sm = ws.sparse;
-    if (sm.built_for != ws.shape_version) sm.analyse(m, loops, ws.shape_version);
     RneaSpatial::run<S>(m, q, qd, ws.zero, f_ext, ws.C, ws);  // v_i, a_i^vp (Table 8.3's pass)
     loops::loop_constraints<S, false>(m, loops, ws);         // ^iX_0, S_i and T_k in base coordinates, k
     const int nb = m.nb;

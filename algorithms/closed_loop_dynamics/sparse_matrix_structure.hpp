@@ -91,7 +91,6 @@ template <class S> struct SparseMatrixStructure {
   std::vector<int> col_joint, col_c, term_begin;  // per column of A: joint, its local column, its Terms
   std::vector<Term> terms;
   EliminationTreeLdlt<S> ldlt;
-  int built_for = -1;  // ClosedLoopWorkspace::shape_version this was analysed for
   int rows = 0;        // size of A: sum of n^c_j
   int nb = 0;
 
@@ -126,8 +125,7 @@ template <class S> struct SparseMatrixStructure {
         Db[a] = ldlt.D[i];
         for (int p = ldlt.Lp[i]; p < ldlt.Lp[i] + ldlt.Lnz[i]; ++p)
           if (ldlt.Li[p] < r0 + nc) Lb(ldlt.Li[p] - r0, a) = ldlt.Lx[p];
-        for (int p = ldlt.Ap[i]; p < ldlt.Ap[i + 1]; ++p)
-          if (ldlt.Ai[p] == i) Ad[a] = ldlt.Ax[p];
+        Ad[a] = ldlt.Adiag[i];
       }
       Mat6<S> C = Mat6<S>::Zero();
       C.topLeftCorner(nc, nc) = Lb.topLeftCorner(nc, nc) * Db.head(nc).asDiagonal() * Lb.topLeftCorner(nc, nc).transpose();
@@ -158,7 +156,7 @@ template <class S> struct SparseMatrixStructure {
     return changed;
   }
 
-  void analyse(const Model<S>& m, const LoopJoints<S>& loops, int version) {
+  void analyse(const Model<S>& m, const LoopJoints<S>& loops) {
     nb = m.nb;
     const int nj = m.nb + static_cast<int>(loops.size());
     joint.assign(nj, JointEnds{});
@@ -238,7 +236,6 @@ template <class S> struct SparseMatrixStructure {
     U.assign(2 * nj, Mat6<S>::Zero());
     x = VecX<S>::Zero(rows);
     column_of.assign(nj, {0, 1, 2, 3, 4, 5});
-    built_for = version;
   }
 };
 

@@ -125,7 +125,7 @@ template <class S> struct ClosedLoopWorkspace : Workspace<S> {
     b = VecX<S>::Zero(nc);
     lambda = VecX<S>::Zero(nc);
     ldlt.emplace(nc);
-    sparse.analyse(m, loops, shape_version);  // loop_sparse_matrix's pattern, so that its calls allocate nothing
+    sparse.analyse(m, loops);  // loop_sparse_matrix's pattern, so that its calls allocate nothing
   }
 };
 

@@ -40,6 +40,7 @@ template <class S> struct EliminationTreeLdlt {
   std::vector<char> dropped;
   // Rows the caller asks to drop whatever their pivot (swap_weak_pivot below); all 0 by default.
   std::vector<char> forced;
+  std::vector<S> Adiag;  // A_kk of each row, as last factored
   int rank = 0;
 
   // Davis' ldl_symbolic: the elimination tree and the column counts of L.
@@ -152,8 +153,8 @@ template <class S> struct EliminationTreeLdlt {
   // small pivot then grows by its inverse. When rows were dropped and the weakest kept pivot is
   // below weak * A_kk, this drops it instead and factors again; if the rank falls (the row was
   // needed: nothing later spans its direction) or the new weakest pivot is no larger, the row is
-  // restored. Returns whether the factor
-  // changed. The rank is the same in exact arithmetic either way, so the solution is too.
+  // restored. Returns whether the factor changed. The rank is the same in exact arithmetic
+  // either way, so the solution is too.
   bool swap_weak_pivot(const S& rel_tol, const S& weak) {
     if (rank == n) return false;
     const auto [worst, worst_rel] = weakest_pivot();
@@ -172,22 +173,16 @@ template <class S> struct EliminationTreeLdlt {
     int worst = -1;
     S worst_rel = S(std::numeric_limits<double>::infinity());
     for (int k = 0; k < n; ++k)
-      if (!dropped[k] && D[k] / diagonal(k) < worst_rel) {
-        worst_rel = D[k] / diagonal(k);
+      if (!dropped[k] && D[k] / Adiag[k] < worst_rel) {
+        worst_rel = D[k] / Adiag[k];
         worst = k;
       }
     return {worst, worst_rel};
   }
 
-  S diagonal(int k) const {
-    for (int p = Ap[k]; p < Ap[k + 1]; ++p)
-      if (Ai[p] == k) return Ax[p];
-    return S(0);
-  }
-
  private:
   std::vector<int> flag, pattern;
-  std::vector<S> Y, Adiag;
+  std::vector<S> Y;
 };
 
 }  // namespace rbd
