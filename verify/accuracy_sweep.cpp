@@ -47,6 +47,7 @@ int main(int argc, char** argv) {
                                                  {"inverse_inertias", "32*(depth+1)*max_i lambda_max(I^A_i)/lambda_min(I_i), cond_I_max in the record"},
                                                  {"solve_with_geared_H", "cond2(G^T H G)*(32*(depth+1)+4*nv), cond_H_max in the record is cond2(G^T H G)"},
                                                  {"solve_with_loops", "cond2(Z^T H Z)*cond_r(K)*(32*(depth+1)+4*(nv+nc)), cond_H_max in the record is that product"},
+                                                 {"solve_with_sparse_loops", "cond_r(A)*(32*(depth+1)+4*m), A = T^T P^T I^-1 P T of m rows (section 8.13), cond_H_max in the record is cond_r(A)"},
                                                  {"solve_with_contacts", "cond2(Z_A^T H Z_A)*cond2(T_A)*(32*(depth+1)+4*(nv+nc)), A the active contacts, cond_H_max in the record is that product"},
                                                  {"impact_with_contacts", "cond2(Z_A^T H Z_A)*cond2(T_A)*(32*(depth+1)+4*(nv+nc)), A the contacts given an impulse, cond_H_max in the record is that product"},
                                                  {"friction_with_contacts", "cond2(Z_A^T H Z_A)*cond2(K_A)*rho_f*(32*(depth+1)+4*(nv+N)), K_A the held rows, rho_f the friction tilt (budgets.hpp), cond_H_max in the record is that product"}}},

@@ -12,7 +12,7 @@
 //  f. malformed loops and non-finite states refused with a message;
 //  g. Baumgarte stabilisation (Eq. 8.22) off the constraint manifold, and in a simulation;
 //  h. a loop joint whose successor is the base, and one beside a tree joint on the same bodies.
-// Section 8.13's sparse-matrix method runs in all of these beside the family's three variants.
+// Section 8.13's sparse-matrix method is one of the family's variants, so it runs in all of these.
 //
 // Precision. Reference carries ~50 significant digits (eps ~ 1e-50). The dynamics here perform
 // 1e3-1e5 roundings on O(1) numbers with the mild growth of pivoted eliminations, so results
@@ -65,12 +65,9 @@ VecX<R> run(const Model<R>& m, const LoopJoints<R>& loops, const VecX<R>& q, con
   return qdd;
 }
 
-// f.template operator()<V>() for each of the family's variants, and for section 8.13's sparse-matrix
-// method, which is outside the family's list for its rank decision in double (variants.hpp) but
-// meets every Reference identity here.
+// f.template operator()<V>() for each of the family's variants.
 template <class F> void for_each_variant(F&& f) {
   [&]<class... V>(std::tuple<V...>*) { (f.template operator()<V>(), ...); }(static_cast<ClosedLoopVariants*>(nullptr));
-  f.template operator()<LoopSparseMatrix>();
 }
 
 // The state of a verify case closed in Reference: loops solved at q (cases/loops.hpp), qd

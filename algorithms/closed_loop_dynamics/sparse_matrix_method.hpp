@@ -25,7 +25,8 @@
 // which gives one of the lambdas and the unique a^ (I is positive definite, so a^ does not depend
 // on which lambda); section 8.13's "the sparse factorization may not work" is this case. Which
 // rows of a dependent set are kept decides the accuracy in double, so it is not left to the
-// order alone (the pivoting steps below). Finally qdd_i = T_a,i^T (a^_i - a^_lambda(i)).
+// order alone (the pivoting steps below), and whether a row is dependent at all is checked
+// against the equation a drop leaves out (elimination_tree_ldlt.hpp's restore_violated_row). Finally qdd_i = T_a,i^T (a^_i - a^_lambda(i)).
 #include <Eigen/Cholesky>
 #include <Eigen/QR>
 #include <limits>
@@ -165,10 +166,19 @@ struct LoopSparseMatrix {
           const int b = e == 0 ? sm.joint[j].s : sm.joint[j].p;
           if (b >= 0) bc -= sm.U[2 * j + e].col(c).dot(sm.r[b]);
         }
-        sm.x[row0 + c] = bc;
+        sm.b[row0 + c] = bc;
       }
     }
-    sm.ldlt.solve(sm.x);  // lambda
+    // lambda, with the rank decision checked against the equations it left out: in double a
+    // genuine but weak constraint's pivot can lie within the rounding bound of a dependent one's
+    // (A is a normal-equations matrix, so its pivots are squares of the constraints' angles), and
+    // the only sure sign of a lost constraint is that the solution violates it. Each violated row
+    // is restored and A factored again, at most once per loop-joint row.
+    for (int restored = 0;; ++restored) {
+      sm.x = sm.b;
+      sm.ldlt.solve(sm.x);
+      if (restored == ws.nc || !sm.ldlt.restore_violated_row(sm.b, sm.x, ws.rank_tol)) break;
+    }
     // a^ = I^-1 (r + P T lambda), then qdd_i = T_a,i^T (a^_i - a^_lambda(i)).
     for (int j = 0; j < nj; ++j) {
       const int nc = sm.joint[j].nc;

@@ -100,7 +100,7 @@ template <class S> struct SparseMatrixStructure {
   std::vector<Mat6<S>> T;                        // T_j (first nc columns), base coordinates
   std::vector<Mat6<S>> Ta;                       // tree joints: T_a,j (first n_j columns), S_j^T T_a,j = 1
   std::vector<Mat6<S>> U;                        // U(j, e) = sign I_b^-1 T_j at end e (2 per joint)
-  VecX<S> x;                                     // b, then lambda
+  VecX<S> b, x;                                  // A lambda = b's right side; lambda
   // column_of[j][c]: which column of the joint's own T_j (and of k) is its c-th row of A this
   // call (pivot_dependent_blocks reorders them).
   std::vector<std::array<int, 6>> column_of;
@@ -234,6 +234,7 @@ template <class S> struct SparseMatrixStructure {
     T.assign(nj, Mat6<S>::Zero());
     Ta.assign(m.nb, Mat6<S>::Zero());
     U.assign(2 * nj, Mat6<S>::Zero());
+    b = VecX<S>::Zero(rows);
     x = VecX<S>::Zero(rows);
     column_of.assign(nj, {0, 1, 2, 3, 4, 5});
   }

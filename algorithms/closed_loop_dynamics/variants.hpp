@@ -5,9 +5,10 @@
 //   run(model, loops, q, qd, tau, f_ext, qdd, ws).
 // They share the tree's C and H (RNEA, CRBA) and Table 8.4's K and k, and differ in how they
 // solve Eqs. 8.34-8.35 (section 8.5's three methods). Section 8.13's sparse-matrix method
-// (sparse_matrix_method.hpp, LoopSparseMatrix) has the same signature and is exact, but is not in
-// this list yet: in double its rank decision can drop a constraint that is weak but genuine
-// (README.md gives the case), which no accuracy budget may excuse.
+// (sparse_matrix_method.hpp, LoopSparseMatrix) uses neither H nor K: it factors the bodies' and
+// all joints' equations (Eq. 8.64) as one sparse system, so its accuracy follows its own matrix
+// and the accuracy gate holds it to its own budget (verify/support/budgets.hpp's
+// solve_with_sparse_loops).
 #include <concepts>
 #include <tuple>
 
@@ -27,7 +28,7 @@ concept ClosedLoopVariant = requires(const Model<double>& m, const LoopJoints<do
   V::template run<double>(m, l, x, x, x, static_cast<const ExternalForces<double>*>(nullptr), out, ws);
 };
 
-using ClosedLoopVariants = std::tuple<LoopKkt, LoopLambdaFirst, LoopNullspace>;
+using ClosedLoopVariants = std::tuple<LoopKkt, LoopLambdaFirst, LoopNullspace, LoopSparseMatrix>;
 
 static_assert(ClosedLoopVariant<LoopKkt> && ClosedLoopVariant<LoopLambdaFirst> && ClosedLoopVariant<LoopNullspace> &&
               ClosedLoopVariant<LoopSparseMatrix>);

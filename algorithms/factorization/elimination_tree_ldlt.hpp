@@ -38,9 +38,13 @@ template <class S> struct EliminationTreeLdlt {
   std::vector<int> parent, Lp, Li, Lnz;
   std::vector<S> Lx, D;
   std::vector<char> dropped;
-  // Rows the caller asks to drop whatever their pivot (swap_weak_pivot below); all 0 by default.
+  // Rows whose drop decision the caller overrides: kDrop whatever the pivot (swap_weak_pivot),
+  // kKeep whenever the pivot is positive (restore_violated_row); all kDecide by default.
+  static constexpr char kDecide = 0, kDrop = 1, kKeep = 2;
   std::vector<char> forced;
-  std::vector<S> Adiag;  // A_kk of each row, as last factored
+  std::vector<S> Adiag;   // A_kk of each row, as last factored
+  std::vector<S> pivot;   // D_k before the drop decision
+  std::vector<S> growth;  // the growth of row k's test (factor() below)
   int rank = 0;
 
   // Davis' ldl_symbolic: the elimination tree and the column counts of L.
@@ -65,6 +69,10 @@ template <class S> struct EliminationTreeLdlt {
     D.assign(n, S(0));
     Y.assign(n, S(0));
     Adiag.assign(n, S(0));
+    pivot.assign(n, S(0));
+    growth.assign(n, S(0));
+    product.assign(n, S(0));
+    magnitude.assign(n, S(0));
     pattern.assign(n, 0);
     dropped.assign(n, 0);
     forced.assign(n, 0);
@@ -128,8 +136,10 @@ template <class S> struct EliminationTreeLdlt {
                                 std::to_string(static_cast<double>(D[k])) + ", A_kk = " +
                                 std::to_string(static_cast<double>(akk)) +
                                 "): the matrix is not positive semi-definite");
-      dropped[k] = forced[k] || D[k] <= tol;
+      dropped[k] = forced[k] == kDrop || (forced[k] == kKeep ? !(D[k] > S(0)) : D[k] <= tol);
       Adiag[k] = akk;
+      pivot[k] = D[k];
+      this->growth[k] = growth;
       if (dropped[k]) {
         D[k] = S(0);
       } else {
@@ -160,12 +170,68 @@ template <class S> struct EliminationTreeLdlt {
     const auto [worst, worst_rel] = weakest_pivot();
     if (worst < 0 || !(worst_rel < weak)) return false;
     const int rank_before = rank;
-    forced[worst] = 1;
+    forced[worst] = kDrop;
     factor(rel_tol);
     if (rank == rank_before && weakest_pivot().second > worst_rel) return true;
-    forced[worst] = 0;  // the rank fell, or the new basis is no better
+    forced[worst] = kDecide;  // the rank fell, or the new basis is no better
     factor(rel_tol);
     return false;
+  }
+
+  // A drop decision checked against the equations, after solve() gave x for the right side b.
+  // The pivot test cannot always tell a weak genuine row from a dependent one in double: A is a
+  // Gram matrix (section 8.13's T^T P^T I^-1 P T), so its pivots are squares of the constraints'
+  // own conditioning, and on urdf:panda at seed 19 a genuine pivot of 2.8e-10 A_kk lay 5x above
+  // the rounding of a dependent row's (5.8e-11 A_kk) and both far below rank_tol times the
+  // growth (7.6e-6 A_kk). The equations can: for a consistent b a dependent row's equation holds
+  // to rounding at any solution of the kept rows, while the lost genuine row's was violated by
+  // 1.6e7 eps of the terms in it (the kept rows' by at most 1.1 eps). So the violated dropped row
+  // with the largest pivot (violated_dropped_row) is kept and A factored again. If that does
+  // not raise the rank (keeping a row with a rounding-sized pivot inflates the growth of later
+  // rows until genuine ones fall under the tolerance), the row was dependent and its violation
+  // the right side's (a state off its constraints), so it is dropped for good. Returns whether
+  // anything was tried (the caller solves again and repeats).
+  template <class Vec> bool restore_violated_row(const Vec& b, const Vec& x, const S& tol) {
+    const int k = violated_dropped_row(b, x, tol);
+    if (k < 0) return false;
+    const int rank_before = rank;
+    forced[k] = kKeep;
+    factor(tol);
+    if (rank > rank_before) return true;
+    forced[k] = kDrop;
+    factor(tol);
+    return true;
+  }
+
+  // The dropped row (not forced out) whose equation x violates by more than tol of the terms in
+  // it, |b_k - (A x)_k| > tol (|b_k| + sum_j |A_kj x_j|), and whose pivot was above eps growth
+  // A_kk (below that it is within the rounding a dependent row's pivot carries); of those, the one
+  // with the largest D_k / A_kk, or -1.
+  template <class Vec> int violated_dropped_row(const Vec& b, const Vec& x, const S& tol) {
+    if (rank == n) return -1;
+    for (int k = 0; k < n; ++k) {
+      product[k] = S(0);
+      magnitude[k] = abs_(S(b[k]));
+    }
+    for (int c = 0; c < n; ++c)  // A x from the upper triangle: A_rc x_c, and A_cr x_r below it
+      for (int p = Ap[c]; p < Ap[c + 1]; ++p) {
+        const int r = Ai[p];
+        const S t = Ax[p] * x[c];
+        product[r] += t;
+        magnitude[r] += abs_(t);
+        if (r == c) continue;
+        const S t2 = Ax[p] * x[r];
+        product[c] += t2;
+        magnitude[c] += abs_(t2);
+      }
+    const S eps = S(Eigen::NumTraits<S>::epsilon());
+    int best = -1;
+    for (int k = 0; k < n; ++k) {
+      if (!dropped[k] || forced[k] == kDrop) continue;
+      if (!(abs_(S(b[k] - product[k])) > tol * magnitude[k]) || !(pivot[k] > eps * growth[k] * Adiag[k])) continue;
+      if (best < 0 || pivot[k] * Adiag[best] > pivot[best] * Adiag[k]) best = k;
+    }
+    return best;
   }
 
   // The kept pivot with the smallest D_k / A_kk, and that ratio (-1 and +inf when none is kept).
@@ -182,7 +248,7 @@ template <class S> struct EliminationTreeLdlt {
 
  private:
   std::vector<int> flag, pattern;
-  std::vector<S> Y;
+  std::vector<S> Y, product, magnitude;
 };
 
 }  // namespace rbd

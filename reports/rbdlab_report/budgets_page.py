@@ -25,6 +25,7 @@ RULE_FORMULA = {"recursion": "16 (d + 1)", "solve_with_H": "cond2(H) (32 (d + 1)
                 "inverse_inertias": "32 (d + 1) max_i lambda_max(I^A_i) / lambda_min(I_i)",
                 "solve_with_geared_H": "cond2(G^T H G) (32 (d + 1) + 4 nv)",
                 "solve_with_loops": "cond2(Z^T H Z) cond_r(K) (32 (d + 1) + 4 (nv + nc))",
+                "solve_with_sparse_loops": "cond_r(A) (32 (d + 1) + 4 m), A = T^T P^T I^-1 P T of m rows",
                 "solve_with_contacts": "cond2(Z_A^T H Z_A) cond2(T_A) (32 (d + 1) + 4 (nv + nc))",
                 "impact_with_contacts": "cond2(Z_A^T H Z_A) cond2(T_A) (32 (d + 1) + 4 (nv + nc)), A the impact's",
                 "friction_with_contacts": "cond2(Z_A^T H Z_A) cond2(K_A) rho_f (32 (d + 1) + 4 (nv + N)), K_A the held rows"}

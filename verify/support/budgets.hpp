@@ -56,12 +56,15 @@
 //   -ratio with |ratio| <= 4 in the cases), so the conditioning that reaches ydd is that of the
 //   reduced matrix G^T H G (the null-space form of the same system, G spanning K's null
 //   space). First order, like the others, and checked on every case by the sweep.
+// solve_with_loops and solve_with_sparse_loops: the closed-loop family (chapter 8), each argued
+//   at its max_cond_ function below.
 #include <Eigen/Eigenvalues>
 #include <algorithm>
 #include <stdexcept>
 #include <string_view>
 
 #include "cases/states.hpp"
+#include "closed_loop_dynamics/sparse_matrix_method.hpp"
 #include "closed_loop_dynamics/steps.hpp"
 #include "contact_dynamics/contact_dantzig.hpp"
 #include "friction_dynamics/friction_lemke.hpp"
@@ -69,11 +72,13 @@
 #include <Eigen/SVD>
 #include "forward_dynamics/aba.hpp"
 #include "mass_matrix/crba.hpp"
+#include "verify/support/sparse_loop_conditioning.hpp"
 
 namespace rbd::verify {
 
 enum class BudgetRule {
-  recursion, solve_with_H, articulated_solves, inverse_inertias, solve_with_geared_H, solve_with_loops, solve_with_contacts,
+  recursion, solve_with_H, articulated_solves, inverse_inertias, solve_with_geared_H, solve_with_loops, solve_with_sparse_loops,
+  solve_with_contacts,
   impact_with_contacts, friction_with_contacts
 };
 
@@ -85,6 +90,7 @@ inline std::string_view rule_name(BudgetRule r) {
     case BudgetRule::inverse_inertias: return "inverse_inertias";
     case BudgetRule::solve_with_geared_H: return "solve_with_geared_H";
     case BudgetRule::solve_with_loops: return "solve_with_loops";
+    case BudgetRule::solve_with_sparse_loops: return "solve_with_sparse_loops";
     case BudgetRule::solve_with_contacts: return "solve_with_contacts";
     case BudgetRule::impact_with_contacts: return "impact_with_contacts";
     case BudgetRule::friction_with_contacts: return "friction_with_contacts";
@@ -100,6 +106,7 @@ inline std::string_view rule_formula(BudgetRule r) {
     case BudgetRule::inverse_inertias: return "32 (d + 1) max_i lambda_max(I^A_i) / lambda_min(I_i)";
     case BudgetRule::solve_with_geared_H: return "cond2(G^T H G) (32 (d + 1) + 4 nv)";
     case BudgetRule::solve_with_loops: return "cond2(Z^T H Z) cond_r(K) (32 (d + 1) + 4 (nv + nc))";
+    case BudgetRule::solve_with_sparse_loops: return "cond_r(A) (32 (d + 1) + 4 m), A = T^T P^T I^-1 P T of m rows";
     case BudgetRule::solve_with_contacts: return "cond2(Z_A^T H Z_A) cond2(T_A) (32 (d + 1) + 4 (nv + nc))";
     case BudgetRule::impact_with_contacts: return "cond2(Z_A^T H Z_A) cond2(T_A) (32 (d + 1) + 4 (nv + nc)), A the impact's";
     case BudgetRule::friction_with_contacts: return "cond2(Z_A^T H Z_A) cond2(K_A) rho_f (32 (d + 1) + 4 (nv + N)), K_A the held rows";
@@ -240,6 +247,35 @@ inline double max_cond_loops(const Model<double>& md, int seeds, int& nc_max) {
   return worst;
 }
 
+// For section 8.13's sparse-matrix method (LoopSparseMatrix), which solves neither with H nor
+// with K: it eliminates the bodies and factors A = T^T P^T I^-1 P T (m rows: every joint's
+// constraint rows, the tree's included) for the constraint forces lambda, then recovers a^ and
+// qdd from lambda through I^-1 (sparse_matrix_method.hpp). lambda's relative sensitivity to the
+// rounding of A and b is cond_r(A) = lambda_1 / lambda_r over A's r nonzero eigenvalues
+// (sparse_loop_conditioning.hpp; r the rank the factor kept), and the recovery carries it into
+// qdd; A's and b's entries sum the recursion's terms at a body (the 32 (d + 1) of solve_with_H)
+// and the elimination adds a rounding per row of A (4 m). A is a Gram matrix of the constraint
+// forces' directions, so cond_r(A) is near the square of their own conditioning: this budget is
+// the method's price, larger than solve_with_loops on the same model (the family page shows
+// both), not a loosened tolerance. A as the variant assembles it in double at each state's loops,
+// maximised over seeds 1..seeds; the ordering the variant chooses permutes A symmetrically,
+// which leaves its eigenvalues alone.
+inline double max_cond_sparse_loops(const Model<double>& md, int seeds, int& rows_max) {
+  double worst = 1;
+  rows_max = 0;
+  for (int seed = 1; seed <= seeds; ++seed) {
+    const cases::State s = cases::random_state(md, seed);
+    const LoopJoints<double> loops = cases::close_loops<double>(md, s.q, s.loops);
+    const VecX<double> qd = cases::consistent_velocity<double>(md, loops, s.q, s.qd);
+    ClosedLoopWorkspace<double> ws(md);
+    VecX<double> qdd(md.nv);
+    LoopSparseMatrix::run<double>(md, loops, s.q, qd, s.tau, nullptr, qdd, ws);
+    rows_max = std::max(rows_max, ws.sparse.rows);
+    worst = std::max(worst, sparse_loop_condition(ws.sparse.ldlt));
+  }
+  return worst;
+}
+
 // For the contact variants (chapter 11), at the state's contacts (cases/contacts.hpp), maximised
 // over the states of seeds 1..seeds: the active contacts A (lambda_i > 0, from contact_dantzig in
 // double) are, at that state, equality constraints T_A^T qdd = -(T_dot^T qd)_A, and qdd is the
@@ -371,6 +407,13 @@ struct Conditioning {
     return cond_loops;
   }
   int loop_nc() { loops(); return nc_max; }
+  double cond_sparse_loops = -1;
+  int sparse_rows = 0;
+  double sparse_loops() {
+    if (cond_sparse_loops < 0) cond_sparse_loops = max_cond_sparse_loops(md, seeds, sparse_rows);
+    return cond_sparse_loops;
+  }
+  int sparse_loop_rows() { sparse_loops(); return sparse_rows; }
   double cond_contacts = -1;
   int contacts_nc = 0;
   double contacts() {
@@ -403,6 +446,7 @@ inline double budget_eps(BudgetRule rule, Conditioning& c) {
     case BudgetRule::inverse_inertias: return 32.0 * d1 * c.I();
     case BudgetRule::solve_with_geared_H: return c.GH() * (32.0 * d1 + 4.0 * c.md.nv);
     case BudgetRule::solve_with_loops: return c.loops() * (32.0 * d1 + 4.0 * (c.md.nv + c.loop_nc()));
+    case BudgetRule::solve_with_sparse_loops: return c.sparse_loops() * (32.0 * d1 + 4.0 * c.sparse_loop_rows());
     case BudgetRule::solve_with_contacts: return c.contacts() * (32.0 * d1 + 4.0 * (c.md.nv + c.contact_nc()));
     case BudgetRule::impact_with_contacts: return c.impacts() * (32.0 * d1 + 4.0 * (c.md.nv + c.impact_nc()));
     case BudgetRule::friction_with_contacts:

@@ -186,7 +186,10 @@ struct ClosedLoopDynamicsFamily {
     V::template run<S>(m, c.loops, x.q, c.qd, x.tau, &x.f_ext, qdd, ws);
     return qdd;
   }
-  template <class V> static constexpr BudgetRule budget_rule = BudgetRule::solve_with_loops;
+  // Section 8.13's method solves with its own matrix A, not with H and K (budgets.hpp).
+  template <class V>
+  static constexpr BudgetRule budget_rule =
+      std::is_same_v<V, LoopSparseMatrix> ? BudgetRule::solve_with_sparse_loops : BudgetRule::solve_with_loops;
 };
 
 // Contact dynamics (chapter 11, sections 11.1-11.5) with the state's random point contacts

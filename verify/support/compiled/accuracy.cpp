@@ -62,6 +62,7 @@ void measure_accuracy(const FamilyEntry& family, const std::string& case_id, con
     if (v.budget_rule == BudgetRule::solve_with_H) r.cond_H_max = conditioning.H();
     if (v.budget_rule == BudgetRule::solve_with_geared_H) r.cond_H_max = conditioning.GH();  // of G^T H G
     if (v.budget_rule == BudgetRule::solve_with_loops) r.cond_H_max = conditioning.loops();  // cond2(Z^T H Z) cond_r(K)
+    if (v.budget_rule == BudgetRule::solve_with_sparse_loops) r.cond_H_max = conditioning.sparse_loops();  // cond_r(A)
     if (v.budget_rule == BudgetRule::solve_with_contacts) r.cond_H_max = conditioning.contacts();  // cond2(Z_A^T H Z_A) cond2(T_A)
     if (v.budget_rule == BudgetRule::impact_with_contacts) r.cond_H_max = conditioning.impacts();  // the impact's A
     if (v.budget_rule == BudgetRule::friction_with_contacts) r.cond_H_max = conditioning.friction();  // with rho_f
