@@ -26,7 +26,8 @@
 // on which lambda); section 8.13's "the sparse factorization may not work" is this case. Which
 // rows of a dependent set are kept decides the accuracy in double, so it is not left to the
 // order alone (the pivoting steps below), and whether a row is dependent at all is checked
-// against the equation a drop leaves out (elimination_tree_ldlt.hpp's restore_violated_row). Finally qdd_i = T_a,i^T (a^_i - a^_lambda(i)).
+// against the equation a drop leaves out (elimination_tree_ldlt.hpp's restore_violated_row).
+// Finally qdd_i = T_a,i^T (a^_i - a^_lambda(i)).
 #include <Eigen/Cholesky>
 #include <Eigen/QR>
 #include <limits>

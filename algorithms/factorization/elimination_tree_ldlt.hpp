@@ -185,7 +185,8 @@ template <class S> struct EliminationTreeLdlt {
   // the rounding of a dependent row's (5.8e-11 A_kk) and both far below rank_tol times the
   // growth (7.6e-6 A_kk). The equations can: for a consistent b a dependent row's equation holds
   // to rounding at any solution of the kept rows, while the lost genuine row's was violated by
-  // 1.6e7 eps of the terms in it (the kept rows' by at most 1.1 eps). So the violated dropped row
+  // 1.6e7 eps of the terms in it (the kept rows' by at most 1.1 eps); the caller's tol, rank_tol =
+  // 1e4 n eps (9e4 eps there), lies between the two by more than 50x. So the violated dropped row
   // with the largest pivot (violated_dropped_row) is kept and A factored again. If that does
   // not raise the rank (keeping a row with a rounding-sized pivot inflates the growth of later
   // rows until genuine ones fall under the tolerance), the row was dependent and its violation
