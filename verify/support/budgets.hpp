@@ -62,6 +62,7 @@
 #include <algorithm>
 #include <stdexcept>
 #include <string_view>
+#include <utility>
 
 #include "cases/states.hpp"
 #include "closed_loop_dynamics/sparse_matrix_method.hpp"
@@ -228,23 +229,32 @@ inline double cond_constrained(const MatX<double>& K, const MatX<double>& H, dou
   return cond_ZHZ * cond_K;
 }
 
-inline double max_cond_loops(const Model<double>& md, int seeds, int& nc_max) {
+// The worst condition number over the states of seeds 1..seeds, and the largest constraint count
+// beside it: at_seed(seed) returns {condition, count} for one seed's state. Shared by the
+// constrained families' max_cond_* below, which differ only in how they make and solve a state.
+template <class AtSeed>
+double worst_over_seeds(int seeds, int& count_max, AtSeed&& at_seed) {
   double worst = 1;
-  nc_max = 0;
+  count_max = 0;
   for (int seed = 1; seed <= seeds; ++seed) {
+    const auto [cond, count] = at_seed(seed);
+    worst = std::max(worst, cond);
+    count_max = std::max(count_max, static_cast<int>(count));
+  }
+  return worst;
+}
+
+inline double max_cond_loops(const Model<double>& md, int seeds, int& nc_max) {
+  return worst_over_seeds(seeds, nc_max, [&](int seed) {
     const cases::State s = cases::random_state(md, seed);
     const LoopJoints<double> loops = cases::close_loops<double>(md, s.q, s.loops);
     const VecX<double> qd = cases::consistent_velocity<double>(md, loops, s.q, s.qd);
     ClosedLoopWorkspace<double> ws(md);
     loops::tree_and_loop_terms<double>(md, loops, s.q, qd, s.tau, nullptr, ws);
-    nc_max = std::max(nc_max, ws.nc);
-    if (ws.nc == 0) {  // every drawn loop locked the tree and was dropped (cases/loops.hpp): a tree
-      worst = std::max(worst, cond2_spd_double(ws.H));
-      continue;
-    }
-    worst = std::max(worst, cond_constrained(ws.K, ws.H, ws.rank_tol));
-  }
-  return worst;
+    // ws.nc == 0: every drawn loop locked the tree and was dropped (cases/loops.hpp): a tree.
+    const double cond = ws.nc == 0 ? cond2_spd_double(ws.H) : cond_constrained(ws.K, ws.H, ws.rank_tol);
+    return std::pair{cond, ws.nc};
+  });
 }
 
 // For section 8.13's sparse-matrix method (LoopSparseMatrix), which solves neither with H nor
@@ -261,19 +271,15 @@ inline double max_cond_loops(const Model<double>& md, int seeds, int& nc_max) {
 // maximised over seeds 1..seeds; the ordering the variant chooses permutes A symmetrically,
 // which leaves its eigenvalues alone.
 inline double max_cond_sparse_loops(const Model<double>& md, int seeds, int& rows_max) {
-  double worst = 1;
-  rows_max = 0;
-  for (int seed = 1; seed <= seeds; ++seed) {
+  return worst_over_seeds(seeds, rows_max, [&](int seed) {
     const cases::State s = cases::random_state(md, seed);
     const LoopJoints<double> loops = cases::close_loops<double>(md, s.q, s.loops);
     const VecX<double> qd = cases::consistent_velocity<double>(md, loops, s.q, s.qd);
     ClosedLoopWorkspace<double> ws(md);
     VecX<double> qdd(md.nv);
     LoopSparseMatrix::run<double>(md, loops, s.q, qd, s.tau, nullptr, qdd, ws);
-    rows_max = std::max(rows_max, ws.sparse.rows);
-    worst = std::max(worst, sparse_loop_condition(ws.sparse.ldlt));
-  }
-  return worst;
+    return std::pair{sparse_loop_condition(ws.sparse.ldlt), ws.sparse.rows};
+  });
 }
 
 // For the contact variants (chapter 11), at the state's contacts (cases/contacts.hpp), maximised
@@ -295,19 +301,15 @@ inline double cond_active_contacts(const MatX<double>& T, const VecX<double>& la
 }
 
 inline double max_cond_contacts(const Model<double>& md, int seeds, int& nc_max) {
-  double worst = 1;
-  nc_max = 0;
-  for (int seed = 1; seed <= seeds; ++seed) {
+  return worst_over_seeds(seeds, nc_max, [&](int seed) {
     const cases::State s = cases::random_state(md, seed);
     const PointContacts<double> contacts = cases::place_contacts<double>(md, s.q, s.contacts);
     const VecX<double> qd = cases::consistent_contact_velocity<double>(md, contacts, s.q, s.qd);
     ContactWorkspace<double> ws(md);
     VecX<double> qdd(md.nv);
     ContactDantzig::run<double>(md, contacts, s.q, qd, s.tau, nullptr, qdd, ws);
-    nc_max = std::max(nc_max, ws.nc);
-    worst = std::max(worst, cond_active_contacts(ws.T, ws.lambda, ws.Hd));
-  }
-  return worst;
+    return std::pair{cond_active_contacts(ws.T, ws.lambda, ws.Hd), ws.nc};
+  });
 }
 
 // For the impact variants (section 11.7), at the impact state the family makes (families.hpp:
@@ -316,19 +318,15 @@ inline double max_cond_contacts(const Model<double>& md, int seeds, int& nc_max)
 // -e_i zeta^-_i), the same constrained solve as above with a velocity in place of an
 // acceleration: cond2(Z_A^T H Z_A) cond2(T_A), and 4 (nv + nc) for M, b and the pivoting.
 inline double max_cond_impacts(const Model<double>& md, int seeds, int& nc_max) {
-  double worst = 1;
-  nc_max = 0;
-  for (int seed = 1; seed <= seeds; ++seed) {
+  return worst_over_seeds(seeds, nc_max, [&](int seed) {
     const cases::State s = cases::random_state(md, seed);
     const PointContacts<double> contacts = cases::place_contacts<double>(md, s.q, s.contacts);
     const VecX<double> qd = cases::approaching_velocity<double>(md, contacts, s.q, s.qd);
     ImpactWorkspace<double> ws(md);
     VecX<double> qd_plus(md.nv);
     ImpactDantzig::run<double>(md, contacts, s.q, qd, qd_plus, ws);
-    nc_max = std::max(nc_max, ws.nc);
-    worst = std::max(worst, cond_active_contacts(ws.T, ws.lambda, ws.Hd));
-  }
-  return worst;
+    return std::pair{cond_active_contacts(ws.T, ws.lambda, ws.Hd), ws.nc};
+  });
 }
 
 // For the friction variants, at the state the family makes (families.hpp: cases::frictional_velocity),
