@@ -41,7 +41,14 @@
 #     With the sparse method's pivoting and its runs in test_closed_loops and the no-allocation
 #     test (stop 34): 1548 s, passed (the same machine's noise is 10-20%, as above). With
 #     loop_sparse_matrix in the closed-loop family (stop 35): 2268 s, passed, over the 30-minute
-#     limit on this machine: the next stop must find where the time went before adding more.
+#     limit on this machine (CI's own: 2284 s). The same commit again on 2026-12-06: 1849 s, with
+#     apt-get 43 s, the build 1268 s (2490 s of CPU, the test groups 1145 s of it), ctest 202 s
+#     and ci-checks 333 s (tools/test_gate.py 167 s, quadratic in the accuracy records; the
+#     sanitized tests' compiles 335 s of CPU). Then test_gate.py checks one record per perturbation
+#     (0.3 s), the test groups compile at -O0 but the -O1 group "optimized", linked after the -O1
+#     objects (verify/CMakeLists.txt: 787 s of CPU instead of 1145 s, the gates 173 s instead of
+#     167 s), and the sanitized tests share one unity file: 1480 s with the packages already
+#     present (build 1075 s, ctest 183 s, ci-checks 220 s), so ~1525 s on a fresh machine.
 #   $(BENCH_BUILD) (build-bench/): the benchmark programs, compiled -O3 by BENCH_CXX (GCC, Debian's
 #     default compiler and the one a user's own build most likely uses), so that the timings
 #     describe the code users get. `rbdlab bench` runs the program from this tree.
