@@ -341,16 +341,13 @@ inline double max_cond_impacts(const Model<double>& md, int seeds, int& nc_max) 
 // more (first order), and the columns are up to (1 + mu) longer; rho_f is the product of the two
 // (1 without slipping contacts). N, the LCP's size, replaces nc in the rounding count.
 inline double max_cond_friction(const Model<double>& md, int seeds, int& n_max) {
-  double worst = 1;
-  n_max = 0;
-  for (int seed = 1; seed <= seeds; ++seed) {
+  return worst_over_seeds(seeds, n_max, [&](int seed) {
     const cases::State s = cases::random_state(md, seed);
     const PointContacts<double> contacts = cases::place_contacts<double>(md, s.q, s.contacts);
     const VecX<double> qd = cases::frictional_velocity<double>(md, contacts, s.q, s.qd, s.contacts);
     FrictionWorkspace<double> ws(md);
     VecX<double> qdd(md.nv);
     FrictionLemke::run<double>(md, contacts, s.q, qd, s.tau, nullptr, qdd, ws);
-    n_max = std::max(n_max, ws.N);
     std::vector<Eigen::VectorXd> rows, cols;
     double mu_max = 0;
     bool slipping = false;
@@ -384,9 +381,9 @@ inline double max_cond_friction(const Model<double>& md, int seeds, int& n_max) 
       };
       rho = std::max(1.0, sigma_min(Msym) / sigma_min(Mf)) * (1 + mu_max);
     }
-    worst = std::max(worst, cond_constrained(KA, ws.Hd, 1e4 * static_cast<double>(md.nv) * 2.220446049250313e-16) * rho);
-  }
-  return worst;
+    const double cond = cond_constrained(KA, ws.Hd, 1e4 * static_cast<double>(md.nv) * 2.220446049250313e-16) * rho;
+    return std::pair{cond, ws.N};
+  });
 }
 
 // The conditioning a budget rule needs, computed once per model and shared by the variants.
