@@ -48,7 +48,8 @@
 #     (0.3 s), the test groups compile at -O0 but the -O1 group "optimized", linked after the -O1
 #     objects (verify/CMakeLists.txt: 787 s of CPU instead of 1145 s, the gates 173 s instead of
 #     167 s), and the sanitized tests share one unity file: 1480 s with the packages already
-#     present (build 1075 s, ctest 183 s, ci-checks 220 s), so ~1525 s on a fresh machine.
+#     present (build 1075 s, ctest 183 s, ci-checks 220 s), so ~1525 s on a fresh machine; the
+#     stop's last commit, 1509 s (build 1087 s, ctest 186 s, ci-checks 234 s).
 #   $(BENCH_BUILD) (build-bench/): the benchmark programs, compiled -O3 by BENCH_CXX (GCC, Debian's
 #     default compiler and the one a user's own build most likely uses), so that the timings
 #     describe the code users get. `rbdlab bench` runs the program from this tree.
