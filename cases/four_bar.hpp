@@ -39,6 +39,7 @@
 #include <cmath>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "cases/shapes.hpp"
 #include "core/so3.hpp"
@@ -134,6 +135,37 @@ inline FourBar four_bar_reversed(const FourBarParams& p) {
   return out;
 }
 
+// `count` copies of four_bar(p)'s linkage side by side on one base, copy c in the plane
+// z = 0.25 c (so nothing but the base is shared): section 8.9's case of independent loops, each
+// its own minimal cluster (bodies 3c .. 3c + 2, loop joint c). A state is the copies' states
+// stacked (four_bar_bank_state).
+inline FourBar four_bar_bank(const FourBarParams& p, int count) {
+  if (count < 1) throw std::invalid_argument("cases::four_bar_bank: need at least one linkage");
+  ModelBuilder mb(p.name + "_bank_" + std::to_string(count));
+  mb.gravity(Vec3d(0, -p.gravity, 0));
+  const Joint<double> rz = make_joint(JointType::Revolute, Vec3d::UnitZ());
+  auto link = [&](double mass, double length) { return rod(mass, Vec3d::Zero(), Vec3d(length, 0, 0), p.radius); };
+  for (int c = 0; c < count; ++c) {
+    const std::string k = std::to_string(c);
+    add(mb, "crank " + k, -1, rz, xlt(Vec3d(0, 0, 0.25 * c)), link(p.m_crank, p.crank));
+    add(mb, "coupler " + k, 3 * c, rz, xlt(Vec3d(p.crank, 0, 0)), link(p.m_coupler, p.coupler));
+    add(mb, "rocker " + k, 3 * c + 1, rz, xlt(Vec3d(p.coupler, 0, 0)), link(p.m_rocker, p.rocker));
+  }
+  FourBar out{mb.finish(), {}, p};
+  for (int c = 0; c < count; ++c) {
+    LoopJoint<double> L;
+    L.type = LoopJointType::Revolute;
+    L.p = -1;
+    L.s = 3 * c + 2;
+    L.XP = xlt(Vec3d(p.ground, 0, 0.25 * c));
+    L.XS = xlt(Vec3d(p.rocker, 0, 0));
+    L.name = "ground pivot D " + std::to_string(c);
+    out.loops.push_back(L);
+  }
+  validate_loop_joints(out.model, out.loops);
+  return out;
+}
+
 template <class S> struct FourBarState {
   VecX<S> q, qd;
   S phi2, phi3;  // absolute angles of the coupler and the rocker (the crank's is q[0])
@@ -167,6 +199,24 @@ template <class S> FourBarState<S> four_bar_state(const FourBarParams& p, const 
   st.qd.resize(3);
   st.qd << w1, S(w2 - w1), S(w3 - w2);
   return st;
+}
+
+// A four_bar_bank() state: copy c at crank angle crank_angles[c], crank rate crank_rates[c].
+template <class S>
+FourBarState<S> four_bar_bank_state(const FourBarParams& p, const std::vector<S>& crank_angles,
+                                    const std::vector<S>& crank_rates) {
+  const int count = static_cast<int>(crank_angles.size());
+  FourBarState<S> out;
+  out.q.resize(3 * count);
+  out.qd.resize(3 * count);
+  for (int c = 0; c < count; ++c) {
+    const FourBarState<S> st = four_bar_state<S>(p, crank_angles[c], crank_rates[c]);
+    out.q.segment(3 * c, 3) = st.q;
+    out.qd.segment(3 * c, 3) = st.qd;
+    out.phi2 = st.phi2;  // the last copy's
+    out.phi3 = st.phi3;
+  }
+  return out;
 }
 
 // A four_bar() state on four_bar_reversed()'s tree: absolute angles turned by pi (psi_3 = phi_3 + pi

@@ -37,8 +37,8 @@ namespace {
 
 const R kExact("1e-40");
 
-// The family's three methods and section 8.13's (not in the family's list yet, see its README).
-using AllLoopMethods = std::tuple<LoopKkt, LoopLambdaFirst, LoopNullspace, LoopSparseMatrix>;
+// Every variant of the family (algorithms/closed_loop_dynamics/variants.hpp).
+using AllLoopMethods = ClosedLoopVariants;
 
 LoopJoints<R> cast_loops_R(const LoopJoints<double>& in) {
   LoopJoints<R> out;

@@ -79,13 +79,7 @@ using verify::ladder_state;
 using verify::LadderState;
 using Row = verify::Eq864Row;
 
-template <class V, class S>
-VecX<S> loop_qdd(const Model<S>& m, const LoopJoints<S>& loops, const VecX<S>& q, const VecX<S>& qd,
-                 const VecX<S>& tau, ClosedLoopWorkspace<S>& ws) {
-  VecX<S> qdd(m.nv);
-  V::template run<S>(m, loops, q, qd, tau, nullptr, qdd, ws);
-  return qdd;
-}
+using verify::loop_qdd;
 
 }  // namespace
 

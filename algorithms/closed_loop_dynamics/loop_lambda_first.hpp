@@ -12,8 +12,7 @@
 // made on A, independently of the elimination the other two methods use.
 #include <string_view>
 
-#include "closed_loop_dynamics/steps.hpp"
-#include "factorization/sparse.hpp"
+#include "closed_loop_dynamics/lambda_system.hpp"
 
 namespace rbd {
 
@@ -30,19 +29,7 @@ struct LoopLambdaFirst {
   static void run(const Model<S>& m, const LoopJoints<S>& loops, const VecX<S>& q, const VecX<S>& qd,
                   const VecX<S>& tau, const ExternalForces<S>* f_ext, VecX<S>& qdd, ClosedLoopWorkspace<S>& ws) {
     loops::tree_and_loop_terms<S>(m, loops, q, qd, tau, f_ext, ws);
-    const int nc = ws.nc;
-    pack<S>(ws.pattern, ws.H, ws.rows);                           // step 1: H = L^T L
-    ltl_factor<S>(ws.pattern, ws.rows);
-    ws.z = ws.tau_prime;                                          // step 3
-    solve_Lt<false, S>(ws.pattern, ws.rows, ws.z);
-    for (int c = 0; c < nc; ++c) {
-      ws.col = ws.K.row(c).transpose();
-      solve_Lt<false, S>(ws.pattern, ws.rows, ws.col);
-      ws.Y.col(c) = ws.col;
-    }
-    ws.A.noalias() = ws.Y.transpose() * ws.Y;                     // step 4
-    ws.b = ws.k;
-    ws.b.noalias() -= ws.Y.transpose() * ws.z;
+    loops::lambda_system<S>(ws);                                 // steps 1-4: L, A = K H^-1 K^T, b
     solve_semidefinite(ws);                                       // step 5
     qdd = ws.tau_prime;                                           // step 6
     qdd.noalias() += ws.K.transpose() * ws.lambda;

@@ -9,6 +9,7 @@
 #include <optional>
 #include <vector>
 
+#include "closed_loop_dynamics/loop_clusters.hpp"
 #include "closed_loop_dynamics/sparse_matrix_structure.hpp"
 #include "factorization/sparse.hpp"
 #include "model/loop_joint.hpp"
@@ -64,6 +65,17 @@ template <class S> struct ClosedLoopWorkspace : Workspace<S> {
   // loop_nullspace: G, g (Eq. 8.51), G^T H G, its right side.
   MatX<S> G, HG, Hy;
   VecX<S> g, rhs;
+  // loop_clustered_nullspace: section 8.9's minimal clusters (prepare()) and, per cluster, the
+  // gathered [K_i | k_i], its pivot order, G_i and g_i (Eq. 8.51 on the block), and where its
+  // columns of G start (ws.G, ws.HG and ws.Hy are reused for the assembled projection).
+  struct ClusterBlock {
+    MatX<S> W, G;
+    VecX<S> g;
+    std::vector<int> row_of, col_of;
+    int rank = 0, ny = 0, y0 = 0;  // ny = columns - rank, G's columns for this block from y0
+  };
+  LoopClusters clusters;
+  std::vector<ClusterBlock> cluster_block;
   // loop_kkt: the (n + n^c)-square system of Eq. 8.36, dependent rows replaced by identity rows.
   MatX<S> kkt;
   VecX<S> kkt_rhs, kkt_sol;
@@ -74,6 +86,17 @@ template <class S> struct ClosedLoopWorkspace : Workspace<S> {
   MatX<S> Y, A;
   VecX<S> z, b, lambda, col;
   std::optional<Eigen::LDLT<MatX<S>>> ldlt;
+  // loop_proximal (loop_proximal.hpp): A + mu 1, its Cholesky factor, the residual b - A lambda,
+  // and the iteration's settings. mu = prox_mu_rel max_i A_ii with prox_mu_rel = 1e3 (n + n^c) eps:
+  // A = Y^T Y carries a rounding of about n eps |A| (n-term dot products), so 1e3 (n + n^c) eps
+  // keeps A + mu 1 positive definite at any rank with a margin of 1e3. The stopping threshold on
+  // the step, prox_tol_rel |lambda| with prox_tol_rel = 8 n^c eps, is the rounding of the step's
+  // n^c-term dot products; where lambda cannot get that close the residual's floor stops it.
+  MatX<S> A_mu;
+  VecX<S> residual_vec;
+  std::optional<Eigen::LLT<MatX<S>>> prox_llt;
+  S prox_mu_rel = S(0), prox_tol_rel = S(0);
+  int prox_max_iter = 200, prox_iterations = 0;
   // loop_sparse_matrix: Eq. 8.64's structure (analysed once per shape) and its per-call values.
   SparseMatrixStructure<S> sparse;
 
@@ -125,6 +148,23 @@ template <class S> struct ClosedLoopWorkspace : Workspace<S> {
     b = VecX<S>::Zero(nc);
     lambda = VecX<S>::Zero(nc);
     ldlt.emplace(nc);
+    A_mu = MatX<S>::Zero(nc, nc);
+    residual_vec = VecX<S>::Zero(nc);
+    prox_llt.emplace(nc);
+    prox_mu_rel = S(1000) * S(n + nc) * S(Eigen::NumTraits<S>::epsilon());
+    prox_tol_rel = S(8) * S(nc) * S(Eigen::NumTraits<S>::epsilon());
+    clusters = minimal_loop_clusters(m, loops, row0);
+    cluster_block.assign(clusters.clusters.size(), ClusterBlock{});
+    for (std::size_t c = 0; c < clusters.clusters.size(); ++c) {
+      const int rows = static_cast<int>(clusters.clusters[c].rows.size());
+      const int cols = static_cast<int>(clusters.clusters[c].cols.size());
+      ClusterBlock& B = cluster_block[c];
+      B.W = MatX<S>::Zero(rows, cols + 1);
+      B.G = MatX<S>::Zero(cols, cols);
+      B.g = VecX<S>::Zero(cols);
+      B.row_of.assign(rows, 0);
+      B.col_of.assign(cols, 0);
+    }
     sparse.analyse(m, loops);  // loop_sparse_matrix's pattern, so that its calls allocate nothing
   }
 };

@@ -1,6 +1,6 @@
 #pragma once
 // Closed-loop states for the tests of chapter 8's functions that are not family variants
-// (loop_inverse_dynamics, project_onto_loops): verify cases with the loop joints
+// (loop_inverse_dynamics, project_onto_loops), and loop_qdd, a variant's qdd as a value: verify cases with the loop joints
 // cases::random_state draws, their frames solved so that the state closes them in Reference and
 // qd projected onto K's null space in Reference (cases/loops.hpp), as the gates' states are.
 #include <string>
@@ -43,6 +43,15 @@ inline std::vector<ClosedLoopCase> closed_loop_cases() {
     }
   }
   return out;
+}
+
+// qdd of closed-loop variant V at the state (a convenience for the tests' comparisons).
+template <class V, class S>
+VecX<S> loop_qdd(const Model<S>& m, const LoopJoints<S>& loops, const VecX<S>& q, const VecX<S>& qd,
+                 const VecX<S>& tau, ClosedLoopWorkspace<S>& ws) {
+  VecX<S> qdd(m.nv);
+  V::template run<S>(m, loops, q, qd, tau, nullptr, qdd, ws);
+  return qdd;
 }
 
 }  // namespace rbd::verify
