@@ -10,7 +10,9 @@
 //  c. Example 8.2: an actuator pair makes G_u invertible iff it holds joint 4 and one of joints
 //     1-3; for joints 3 and 4 the book's closed form u = G_u^-T G^T tau_ID, with G's entries
 //     from the case's own differentiation of the closure (cases/actuated_arm.hpp);
-//  d. refusals: a qdd off the constraint (K qdd != k), NaN, wrong sizes.
+//  d. refusals: a qdd off the constraint (K qdd != k), NaN, wrong sizes;
+//  e. active loop joints with known forces (ws.loop_tau, Eq. 8.61's tau^a): the round trip
+//     through loop_kkt with the same loop_tau, and a different answer without it.
 //
 // Precision: as test_closed_loops.cpp, Reference results agree to ~45 digits, and 1e-40 leaves a
 // margin of 1e4-1e5 while a wrong formula shows at O(1e-3 .. 1).
@@ -84,6 +86,52 @@ TEST_CASE("loop inverse dynamics: all variables actuated, least-norm forces that
   }
   CHECK(checked >= 8);
   CHECK(redundant == checked);  // loops remove freedoms, so n actuators are always redundant
+}
+
+// Eq. 8.61 with known active loop-joint forces tau^a (ws.loop_tau): the forces returned, fed with
+// the same loop_tau to loop_kkt, give back the acceleration that loop_kkt computed with them; the
+// same call without loop_tau returns forces that do not, wherever tau^a does work on the
+// mechanism's motions (so tau^a is really accounted for).
+TEST_CASE("loop inverse dynamics: known active loop-joint forces (Eq. 8.61's tau^a, 40 digits)", "[closed_loops][loop_id]") {
+  int checked = 0, differs = 0;
+  for (const ClosedCase& c : closed_cases()) {
+    INFO(c.label);
+    int dofs = 0;
+    for (const auto& L : c.loops) dofs += loop_joint_dof(L.type);
+    if (dofs == 0) continue;  // weld loop joints only: no loop-joint freedom to actuate
+    VecX<R> loop_tau(dofs);
+    for (int i = 0; i < dofs; ++i) loop_tau[i] = R(i + 1) / R(3) - R("0.7");
+    ClosedLoopWorkspace<R> fws(c.m);
+    fws.loop_tau = loop_tau;
+    VecX<R> qdd(c.m.nv);
+    LoopKkt::run<R>(c.m, c.loops, c.q, c.qd, c.tau, nullptr, qdd, fws);  // with the loop-joint forces
+    LoopInverseDynamicsWorkspace<R> ws(c.m);
+    ws.loop_tau = loop_tau;
+    VecX<R> tau(c.m.nv);
+    const std::vector<char> all(c.m.nv, 1);
+    const LoopActuation act = loop_inverse_dynamics<R>(c.m, c.loops, c.q, c.qd, qdd, nullptr, all, tau, ws);
+    const VecX<R> tau_a = ws.tau_prime;  // the inverse dynamics' tau^a (its scratch, see the header)
+    const VecX<R> work = ws.G.leftCols(act.mobility).transpose() * tau_a;  // G^T tau^a
+    VecX<R> back(c.m.nv);
+    LoopKkt::run<R>(c.m, c.loops, c.q, c.qd, tau, nullptr, back, fws);
+    CHECK(rel(back, qdd) <= kDigits40);
+    LoopInverseDynamicsWorkspace<R> passive(c.m);  // the same call ignoring tau^a
+    VecX<R> tau0(c.m.nv);
+    (void)loop_inverse_dynamics<R>(c.m, c.loops, c.q, c.qd, qdd, nullptr, all, tau0, passive);
+    LoopKkt::run<R>(c.m, c.loops, c.q, c.qd, tau0, nullptr, back, fws);
+    // Where a loop locks the joints on its path (as some drawn loops on gu:7 and all_joints do:
+    // more constraints than path freedoms), its loop joint never moves, G's rows on the path are
+    // zero and G^T tau^a = 0 exactly: the constraint forces absorb tau^a and both answers
+    // reproduce qdd. Elsewhere only the one with tau^a does.
+    const bool differ = rel(back, qdd) > R("1e-10");
+    INFO("|G^T tau^a| = " << R(work.norm()).str(3) << ", |tau^a| = " << R(tau_a.norm()).str(3));
+    CHECK(tau_a.norm() > R(0));
+    if (!differ) CHECK(work.norm() <= kDigits40 * tau_a.norm());
+    differs += differ;
+    ++checked;
+  }
+  CHECK(checked >= 6);
+  CHECK(differs >= 3);
 }
 
 TEST_CASE("loop inverse dynamics: properly actuated and underactuated (section 8.12, cases 3 and 1)",

@@ -3,11 +3,13 @@
 // that produce a given acceleration qdd (one that satisfies the loop constraints, Eq. 8.35).
 //
 // The spanning tree's equation of motion with the loop joints' constraint forces,
-//     tau = H qdd + C - K^T lambda                          (Eq. 8.61; tau^a = 0, passive loops)
+//     tau = H qdd + C - tau^a - K^T lambda                  (Eq. 8.61)
 // has two unknowns; multiplying by G^T (G spans the null space of K, Eq. 8.42, so G^T K^T = 0)
 // removes lambda:
-//     G^T tau = G^T tau_ID,   tau_ID = ID(q, qd, qdd)       (Eq. 8.62)
-// with tau_ID the tree's inverse dynamics (Table 5.1). Only the actuated variables carry force,
+//     G^T tau = G^T tau_ID,   tau_ID = ID(q, qd, qdd) - tau^a   (Eq. 8.62)
+// with ID the tree's inverse dynamics (Table 5.1) and tau^a the generalized force of the active
+// loop joints' known forces (ws.loop_tau, as for the forward variants; empty: passive loops).
+// As the book assumes, the loop joints carry no unknown force: u is at tree joints only. Only the actuated variables carry force,
 // tau = Q [u; 0], so with G_u the rows of G at the actuated variables
 //     G_u^T u = G^T tau_ID                                  (Eq. 8.63)
 // which is (n - r) equations in p unknowns. Section 8.12's three cases:
@@ -112,6 +114,14 @@ LoopActuation loop_inverse_dynamics(const Model<S>& m, const LoopJoints<S>& loop
   loops::loop_constraints<S>(m, loops, ws);
   loops::require_finite<S>(ws.K, ws.k);
   RneaSpatial::run<S>(m, q, qd, qdd, f_ext, ws.tau_id, ws);
+  // Eq. 8.61's tau^a: the known forces of active loop joints (ws.loop_tau, sized and turned into
+  // forces by loop_constraints above) are subtracted, tau_ID = H qdd + C - tau^a. tau_prime is
+  // free scratch here; add_active_loop_forces adds tau^a to it.
+  if (ws.loop_tau.size() > 0) {
+    ws.tau_prime.setZero();
+    loops::add_active_loop_forces<S>(m, loops, ws);
+    ws.tau_id -= ws.tau_prime;
+  }
   // qdd must satisfy K qdd = k: each row to rank_tol of the size of its terms (the tolerance
   // that separates rounding from an independent constraint in section 8.8's rank test).
   S normK = S(0), normk = S(0), normq = S(0);
