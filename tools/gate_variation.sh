@@ -17,7 +17,7 @@ build_and_run() {  # name compiler optimisation fp-contract extra-flags
   local name=$1 cxx=$2 opt=$3 contract=$4 extra=$5 dir=build-var/$1
   echo "gate-variation: $name ($cxx $opt -ffp-contract=$contract $extra)"
   cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER="$cxx" \
-        -DRBDLAB_CHECK_OPTIMIZATION="$opt" -DRBDLAB_FP_CONTRACT="$contract" -DCMAKE_CXX_FLAGS="$extra" > /dev/null
+        -DRBDLAB_CHECK_OPTIMIZATION="$opt" -DRBDLAB_QUICK_PROGRAM_OPTIMIZATION="$opt" -DRBDLAB_FP_CONTRACT="$contract" -DCMAKE_CXX_FLAGS="$extra" > /dev/null
   cmake --build "$dir" -j "$JOBS" --target $PROGRAMS
   rm -rf "$dir/data"
   mkdir -p "$dir/data"
