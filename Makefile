@@ -49,7 +49,12 @@
 #     objects (verify/CMakeLists.txt: 787 s of CPU instead of 1145 s, the gates 173 s instead of
 #     167 s), and the sanitized tests share one unity file: 1480 s with the packages already
 #     present (build 1075 s, ctest 183 s, ci-checks 220 s), so ~1525 s on a fresh machine; the
-#     stop's last commit, 1509 s (build 1087 s, ctest 186 s, ci-checks 234 s).
+#     stop's last commit, 1509 s (build 1087 s, ctest 186 s, ci-checks 234 s). With
+#     loop_clustered_nullspace, loop_proximal and three closed-loop test files (stop 37), after
+#     moving reproductions, frames_study and symbolic_study to -O0 (verify/CMakeLists.txt): 1646 s,
+#     passed, packages present (build 1105 s, ctest 242 s, ci-checks 299 s), on a machine that ran
+#     untouched programs 4-17% slower than at stop 36's measurement (integration_study 29.3 s ->
+#     34.3 s); the gates 174 s -> 225 s, the accuracy sweep 82 s -> 120 s (two more variants).
 #   $(BENCH_BUILD) (build-bench/): the benchmark programs, compiled -O3 by BENCH_CXX (GCC, Debian's
 #     default compiler and the one a user's own build most likely uses), so that the timings
 #     describe the code users get. `rbdlab bench` runs the program from this tree.
