@@ -9,8 +9,9 @@
 //  b. M four-bars side by side (cases::four_bar_bank): M clusters of one loop each, rank 2
 //     per cluster, and each copy's qdd equal, to 40 digits, to the single four-bar's qdd at the
 //     same crank state: a smaller model, solved without the others;
-//  c. Eq. 8.51's claim that G has at least (n - r)(n - r - 1) zeros (the identity block), on
-//     loop_nullspace's G for random loops of every type on four trees.
+//  c. section 8.9's block-by-block solution: each cluster's G_i, g_i solve K_i x = k_i (K_i G_i = 0,
+//     K_i g_i = k_i, G_i of full column rank) and K is exactly zero outside the blocks, on random
+//     loops of every type on four trees.
 // Mutants tried: without the clusters' union (each loop its own cluster, so coupled loops are
 // eliminated apart) (a) fails: loops 1 and 2 then both claim joint 4's columns and the variant
 // refuses the overlapping blocks. With the gap variables' right side taken from tau - C instead
@@ -20,6 +21,8 @@
 #include <algorithm>
 #include <string>
 #include <vector>
+
+#include <Eigen/LU>
 
 #include "cases/figure_8_1.hpp"
 #include "cases/four_bar.hpp"
@@ -120,19 +123,44 @@ TEST_CASE("loop clusters: a bank of independent four-bars equals its copies solv
   }
 }
 
-TEST_CASE("loop clusters: G has at least (n - r)(n - r - 1) zeros (Eq. 8.51) (Reference)", "[loop_clusters]") {
+TEST_CASE("loop clusters: each block's G_i and g_i solve K_i x = k_i, and K is zero outside the blocks (Reference)",
+          "[loop_clusters]") {
+  // Section 8.9's last paragraph: x = G_i y + g_i solves K_i x = k_i block by block. K_i G_i = 0
+  // and K_i g_i = k_i to 40 digits (relative to |K_i| |G_i| and |K_i| |g_i| + |k_i|), with full
+  // column rank G_i (its identity rows), on random loops of every type on four trees.
   const std::vector<verify::ClosedLoopCase> cs = verify::closed_loop_cases();
   REQUIRE(cs.size() >= 6);
+  int blocks = 0;
   for (const auto& c : cs) {
     INFO(c.label);
     ClosedLoopWorkspace<R> ws(c.m);
-    (void)loop_qdd<LoopNullspace>(c.m, c.loops, c.q, c.qd, c.tau, ws);
-    const int ny = c.m.nv - ws.rank;
-    int zeros = 0;
-    for (int j = 0; j < ny; ++j)
-      for (int i = 0; i < c.m.nv; ++i) zeros += ws.G(i, j) == R(0);
-    CHECK(zeros >= ny * (ny - 1));
+    (void)loop_qdd<LoopClusteredNullspace>(c.m, c.loops, c.q, c.qd, c.tau, ws);
+    for (std::size_t i = 0; i < ws.clusters.clusters.size(); ++i) {
+      const LoopCluster& C = ws.clusters.clusters[i];
+      const auto& B = ws.cluster_block[i];
+      const int rows = static_cast<int>(C.rows.size()), cols = static_cast<int>(C.cols.size());
+      MatX<R> Ki(rows, cols);
+      VecX<R> ki(rows);
+      for (int a = 0; a < rows; ++a) {
+        for (int b = 0; b < cols; ++b) Ki(a, b) = ws.K(C.rows[a], C.cols[b]);
+        ki[a] = ws.k[C.rows[a]];
+        for (int col = 0; col < c.m.nv; ++col)  // Eq. 8.20: nothing outside the block
+          if (std::find(C.cols.begin(), C.cols.end(), col) == C.cols.end()) CHECK(ws.K(C.rows[a], col) == R(0));
+      }
+      const MatX<R> Gi = B.G.leftCols(B.ny);
+      const VecX<R> gi = B.g;
+      const R kG = B.ny == 0 ? R(0)  // a locked cluster: no free variable, G_i empty
+                             : R((Ki * Gi).cwiseAbs().maxCoeff() / (Ki.cwiseAbs().maxCoeff() * (Gi.cwiseAbs().maxCoeff() + R(1))));
+      const R kg = R((Ki * gi - ki).cwiseAbs().maxCoeff() /
+                     (Ki.cwiseAbs().maxCoeff() * (gi.cwiseAbs().maxCoeff() + R(1)) + ki.cwiseAbs().maxCoeff()));
+      INFO("cluster " << i << ": |K_i G_i| " << kG.str(3) << ", |K_i g_i - k_i| " << kg.str(3));
+      CHECK(kG <= kExact);
+      CHECK(kg <= kExact);
+      if (B.ny > 0) CHECK(Eigen::FullPivLU<MatX<R>>(Gi).rank() == B.ny);
+      ++blocks;
+    }
   }
+  CHECK(blocks >= 8);
 }
 
 }  // namespace test_loop_clusters

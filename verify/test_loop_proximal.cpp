@@ -82,18 +82,21 @@ TEST_CASE("proximal: the answer does not depend on mu, the iteration count does 
   const LoopJoints<R> loops = cast_loops_to<R>(fb.loops);
   const cases::FourBarState<R> st = cases::four_bar_state<R>(fb.params, R("2.1"), R("0.6"));
   const VecX<R> tau = VecX<R>::Constant(3, R("0.25"));
-  ClosedLoopWorkspace<R> ws(m);
-  const VecX<R> kkt = loop_qdd<LoopKkt>(m, loops, st.q, st.qd, tau, ws);
-  int last_iterations = 0;
+  ClosedLoopWorkspace<R> kws(m);
+  const VecX<R> kkt = loop_qdd<LoopKkt>(m, loops, st.q, st.qd, tau, kws);
+  int last_iterations = 0, first_iterations = 0;
   for (const char* mu : {"1e-40", "1e-25", "1e-10"}) {
-    ws.prox_mu_rel = R(mu);
+    ClosedLoopWorkspace<R> ws(m);
+    ws.prox_mu_rel = R(mu);  // set before the first call: prepare() must keep it
     const VecX<R> prox = loop_qdd<LoopProximal>(m, loops, st.q, st.qd, tau, ws);
+    if (first_iterations == 0) first_iterations = ws.prox_iterations;
     INFO("mu_rel " << mu << ": " << ws.prox_iterations << " iterations, vs loop_kkt " << verify::rel_diff(prox, kkt).str(3));
     CHECK(verify::rel_diff(prox, kkt) <= kExact);
     CHECK(ws.prox_iterations >= last_iterations);
     last_iterations = ws.prox_iterations;
   }
   CHECK(last_iterations >= 3);  // mu / sigma ~ 1e-10 per step: 40 digits need at least 3 steps
+  CHECK(last_iterations > first_iterations);  // the setting took effect
 }
 
 TEST_CASE("proximal: near a singular configuration, in Reference and in double", "[loop_proximal]") {

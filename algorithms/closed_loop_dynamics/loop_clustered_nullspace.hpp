@@ -60,6 +60,8 @@ struct LoopClusteredNullspace {
       ws.rank += B.rank;
     }
     const int n = m.nv, ny_free = static_cast<int>(free_cols.size());
+    if (ny + ny_free != n - ws.rank)  // clusters' columns and the gap variables partition the tree's
+      throw std::logic_error("loop_clustered_nullspace: the clusters' columns do not partition the tree's variables");
     // H G (n x ny), column block by column block; the gap columns of G are unit vectors.
     auto HG = ws.HG.leftCols(ny + ny_free);
     for (std::size_t c = 0; c < clusters.size(); ++c) {
@@ -107,8 +109,6 @@ struct LoopClusteredNullspace {
     for (std::size_t c = 0; c < clusters.size(); ++c)
       for (std::size_t b = 0; b < clusters[c].cols.size(); ++b) qdd[clusters[c].cols[b]] = ws.cluster_block[c].g[b];
     if (nyt == 0) return;  // locked: qdd = g
-    if (nyt != n - ws.rank)
-      throw std::logic_error("loop_clustered_nullspace: the clusters' columns do not partition the tree's variables");
     Eigen::Ref<MatX<S>> Hyr = ws.Hy.topLeftCorner(nyt, nyt);
     Eigen::LLT<Eigen::Ref<MatX<S>>> llt(Hyr);  // in place: no allocation
     if (llt.info() != Eigen::Success)

@@ -89,8 +89,7 @@ LoopClusters minimal_loop_clusters(const Model<S>& m, const LoopJoints<S>& loops
       }
     std::sort(C.cols.begin(), C.cols.end());
   }
-  // A loop whose path has no joint at all cannot exist (p != s), but one across fixed joints
-  // only has no columns; it still forms its own cluster (its rows are K's zero rows).
+  // Every path has a joint (p != s), and every joint type has a freedom, so no cluster is empty.
   std::sort(out.clusters.begin(), out.clusters.end(), [](const LoopCluster& a, const LoopCluster& b) {
     const int ja = a.joints.empty() ? -1 : a.joints.front(), jb = b.joints.empty() ? -1 : b.joints.front();
     return ja != jb ? ja < jb : a.loops.front() < b.loops.front();

@@ -50,7 +50,7 @@ template <class S> struct ClosedLoopWorkspace : Workspace<S> {
   S rank_tol = S(0);
 
   // Per call: the tree's terms (steps.hpp).
-  VecX<S> zero, C, tau_prime;   // C = ID(q, qd, 0, f_ext); tau' = tau - C (tau^a = 0)
+  VecX<S> zero, C, tau_prime;   // C = ID(q, qd, 0, f_ext); tau' = tau - C + tau^a (loop_tau)
   MatX<S> H;                    // CRBA
   Forces6<S> S0;                // every joint's motion subspace in base coordinates, by column of qd
   MatX<S> K;                    // n^c x n, Eq. 8.19
@@ -87,11 +87,12 @@ template <class S> struct ClosedLoopWorkspace : Workspace<S> {
   VecX<S> z, b, lambda, col;
   std::optional<Eigen::LDLT<MatX<S>>> ldlt;
   // loop_proximal (loop_proximal.hpp): A + mu 1, its Cholesky factor, the residual b - A lambda,
-  // and the iteration's settings. mu = prox_mu_rel max_i A_ii with prox_mu_rel = 1e3 (n + n^c) eps:
-  // A = Y^T Y carries a rounding of about n eps |A| (n-term dot products), so 1e3 (n + n^c) eps
-  // keeps A + mu 1 positive definite at any rank with a margin of 1e3. The stopping threshold on
-  // the step, prox_tol_rel |lambda| with prox_tol_rel = 8 n^c eps, is the rounding of the step's
-  // n^c-term dot products; where lambda cannot get that close the residual's floor stops it.
+  // and the iteration's settings, 0 meaning the default (set them any time; prepare() leaves them
+  // alone). mu = prox_mu_rel max_i A_ii, default prox_mu_rel = 1e3 (n + n^c) eps: A = Y^T Y
+  // carries a rounding of about n eps |A| (n-term dot products), so the default keeps A + mu 1
+  // positive definite at any rank with a margin of 1e3. The stopping threshold on the step,
+  // prox_tol_rel |lambda|, default 8 n^c eps, is the rounding of the step's n^c-term dot
+  // products; where lambda cannot get that close the residual's floor stops it.
   MatX<S> A_mu;
   VecX<S> residual_vec;
   std::optional<Eigen::LLT<MatX<S>>> prox_llt;
@@ -151,8 +152,6 @@ template <class S> struct ClosedLoopWorkspace : Workspace<S> {
     A_mu = MatX<S>::Zero(nc, nc);
     residual_vec = VecX<S>::Zero(nc);
     prox_llt.emplace(nc);
-    prox_mu_rel = S(1000) * S(n + nc) * S(Eigen::NumTraits<S>::epsilon());
-    prox_tol_rel = S(8) * S(nc) * S(Eigen::NumTraits<S>::epsilon());
     clusters = minimal_loop_clusters(m, loops, row0);
     cluster_block.assign(clusters.clusters.size(), ClusterBlock{});
     for (std::size_t c = 0; c < clusters.clusters.size(); ++c) {
