@@ -15,7 +15,8 @@
 // Mutants tried: without the clusters' union (each loop its own cluster, so coupled loops are
 // eliminated apart) (a) fails: loops 1 and 2 then both claim joint 4's columns and the variant
 // refuses the overlapping blocks. With the gap variables' right side taken from tau - C instead
-// of tau - C - H g, (a) fails on qdd.
+// of tau - C - H g, (a) fails on qdd. With G = Q2^T [+X; 1] instead of [-X; 1] in
+// elimination.hpp's null_space_block, (c) fails on K_i G_i = 0 in 6 clusters.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
