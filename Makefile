@@ -66,7 +66,7 @@ BENCH_CXX ?= g++
 JOBS ?= $(shell nproc)
 DEBIAN_PACKAGES = cmake ninja-build g++ clang libclang-rt-14-dev ccache libeigen3-dev libboost-dev \
                   libmpfr-dev catch2 nlohmann-json3-dev python3 python3-matplotlib \
-                  pkg-config liburdfdom-dev libbenchmark-dev libmujoco-dev
+                  pkg-config liburdfdom-dev libbenchmark-dev libmujoco-dev libsdformat-dev
 
 .PHONY: deps build verify bench report gate baseline gate-variation clean sanitize fuzz fuzz-deps install-test ci-checks
 

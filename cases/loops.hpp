@@ -13,6 +13,7 @@
 // so the state closes the loops at the velocity level too (Eq. 8.9).
 #include <algorithm>
 #include <array>
+#include <string>
 #include <vector>
 
 #include "cases/random.hpp"
@@ -29,6 +30,7 @@ struct LoopSpec {
   Vec3<double> XS_offset = Vec3<double>::Zero();
   std::array<double, 4> qJ{0, 0, 0, 0};
   double pitch = 0;
+  std::string name;  // "" = "random loop <index>"
 };
 
 // ^iX_0 of every body at q (the tree's forward kinematics, Eq. 4.x's X_J X_T chain).
@@ -54,7 +56,7 @@ LoopJoints<S> close_loops(const Model<S>& m, const VecX<S>& q, const std::vector
     const LoopSpec& L = specs[l];
     LoopJoint<S> J;
     J.type = L.type; J.p = L.p; J.s = L.s; J.pitch = c(L.pitch);
-    J.name = "random loop " + std::to_string(l);
+    J.name = L.name.empty() ? "random loop " + std::to_string(l) : L.name;
     Eigen::Matrix<S, 4, 1> u = L.XS_quaternion.unaryExpr(c);
     u /= sqrt_(S(u.squaredNorm()));  // unit in S's precision
     J.XS.E = quat_to_matrix<S>(u[0], u[1], u[2], u[3]).transpose();

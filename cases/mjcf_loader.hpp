@@ -1,8 +1,9 @@
 #pragma once
 // MJCF -> rbd::Model<double>, through MuJoCo's own compiler (mj_loadXML, the library already
 // used as a peer), so that a user's MuJoCo model is read exactly as MuJoCo reads it: defaults,
-// classes, includes, inertias from geoms and all. Trees only, for now (issue 14 asks for
-// <equality> constraints as loop joints next).
+// classes, includes, inertias from geoms and all; <equality> connect and weld constraints become
+// loop joints (Featherstone chapter 8, model/loop_joint.hpp), so closed-loop MuJoCo models read
+// as a spanning tree plus loops.
 //
 //   MjcfModel load_mjcf(path, options = {})
 //
@@ -35,19 +36,43 @@
 // body without mass, an inertia that is not a rigid body's).
 // Warned about (the model is still read): joints with a reference position (ref != 0: rbdlab's
 // q = 0 is the pose the file draws, MuJoCo's qpos = ref there), armature, damping and friction
-// loss (rbdlab models have none: see geared_dynamics/reflected_inertia.hpp for armature), and
-// equality constraints (not read).
+// loss (rbdlab models have none: see geared_dynamics/reflected_inertia.hpp for armature),
+// inactive equality constraints (active="false": not read) and joint or tendon couplings
+// (<equality><joint/tendon>: not loop joints, not read).
+//
+// Equality constraints -> loop joints (section 4.2, Table 4.3: a joint that closes a loop):
+//  - <connect body1 body2 anchor>: a spherical loop joint at the anchor (MuJoCo's anchor is in
+//    body1's frame; MuJoCo's compiler puts the matching point on body2 where the anchor is in the
+//    pose the file draws). Predecessor p = body1's rbdlab body, successor s = body2's; both loop
+//    frames sit at the anchor with the world's axes in the drawn pose, so the loop joint's own
+//    rotation there is the identity. When body2 is on the world the two swap (p = -1, as
+//    cases/loops.hpp's close_loops expects): spherical and weld joints read the same both ways.
+//  - <weld body1 body2>: a weld loop joint (the zero-DoF joint) holding the two bodies' relative
+//    pose in the drawn pose; its frames sit at body2's origin with the world's axes. A weld's
+//    anchor and torquescale shape MuJoCo's soft constraint force, not the set of poses it allows.
+//  - Both read the drawn pose as closed. MuJoCo's compiler computes the second body's anchor
+//    (connect) and the relative pose (weld, unless relpose is given) from that pose too; the
+//    loader checks it with MuJoCo's own constraint residual at qpos0 (mj_forward's efc_pos):
+//    an equality that the drawn pose does not satisfy to 1e-9 (a weld with a relpose of its own,
+//    or a file drawn open) is refused, naming the constraint and its residual.
+//  - Refused: a constraint between two bodies that are one rigid rbdlab body (welded together,
+//    or both welded to the world), which constrains nothing.
 #include <mujoco/mujoco.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cases/shapes.hpp"
 #include "core/inertia.hpp"
+#include "model/loop_joint.hpp"
 #include "model/model.hpp"
 
 namespace rbd::cases {
@@ -63,6 +88,7 @@ struct MjcfOptions {
 struct MjcfModel {
   Model<double> model;
   std::vector<std::string> joint_names;  // per body (q, qd order)
+  LoopJoints<double> loops;              // from <equality> connect and weld, named after them
   std::vector<std::string> warnings;
 };
 
@@ -75,6 +101,98 @@ inline Mat3d rotation_of(const mjtNum* q) {  // MuJoCo quaternions are [w x y z]
 inline std::string name_of(const mjModel* m, mjtObj type, int id, const char* prefix) {
   const char* n = mj_id2name(m, type, id);
   return n && *n ? std::string(n) : std::string(prefix) + std::to_string(id);
+}
+
+// Per MuJoCo body: the rbdlab body it belongs to (-1: the base), and the transform from that
+// rbdlab body's frame to this MuJoCo body's frame.
+struct Placement {
+  int body = -1;
+  Transform<double> X;  // ^{this}X_{rbdlab body}: rbdlab's (E, r) convention
+};
+
+// MuJoCo's own residual of each equality constraint at qpos0 (the pose the file draws): the
+// largest |efc_pos| of its rows after mj_forward; 0 for a constraint with no rows (inactive).
+inline std::vector<double> equality_residuals_at_qpos0(const mjModel* m) {
+  std::unique_ptr<mjData, void (*)(mjData*)> d(mj_makeData(m), mj_deleteData);  // qpos = qpos0
+  std::vector<double> out(static_cast<std::size_t>(m->neq), 0.0);
+  if (!d) return out;
+  mj_forward(m, d.get());
+  for (int r = 0; r < d->nefc; ++r)
+    if (d->efc_type[r] == mjCNSTR_EQUALITY && d->efc_id[r] >= 0 && d->efc_id[r] < m->neq) {
+      double& e = out[static_cast<std::size_t>(d->efc_id[r])];
+      e = std::max(e, std::abs(d->efc_pos[r]));
+    }
+  return out;
+}
+
+// <equality> connect and weld -> out.loops (the mapping is in this file's header).
+inline void read_equalities(const std::string& path, const mjModel* m, const std::vector<Placement>& at,
+                            MjcfModel& out) {
+  if (m->neq == 0) return;
+  const Model<double>& model = out.model;
+  // ^iX_0 of every rbdlab body in the drawn pose (q = 0: every joint transform is the identity).
+  std::vector<Transform<double>> X0(static_cast<std::size_t>(model.nb));
+  for (int i = 0; i < model.nb; ++i)
+    X0[i] = model.parent[i] < 0 ? model.Xtree[i] : model.Xtree[i] * X0[static_cast<std::size_t>(model.parent[i])];
+  // A point given in MuJoCo body b's frame, in world coordinates in the drawn pose.
+  auto world_point = [&](int b, const Vec3d& a) {
+    const Placement& P = at[static_cast<std::size_t>(b)];
+    const Vec3d in_rb = P.X.r + P.X.E.transpose() * a;
+    return P.body < 0 ? in_rb : Vec3d(X0[P.body].r + X0[P.body].E.transpose() * in_rb);
+  };
+  // ^kX_i: a frame k at world point w with the world's axes, seen from rbdlab body i.
+  auto frame_at = [&](int i, const Vec3d& w) { return i < 0 ? xlt(w) : xlt(w) * X0[i].inverse(); };
+  const std::vector<double> residual = equality_residuals_at_qpos0(m);
+  int inactive = 0, couplings = 0;
+  for (int e = 0; e < m->neq; ++e) {
+    const std::string ename = name_of(m, mjOBJ_EQUALITY, e, "equality");
+    if (!m->eq_active[e]) {
+      ++inactive;
+      continue;
+    }
+    const int type = m->eq_type[e];
+    if (type != mjEQ_CONNECT && type != mjEQ_WELD) {
+      ++couplings;
+      continue;
+    }
+    const char* kind = type == mjEQ_CONNECT ? "connect" : "weld";
+    const std::string where = "equality " + std::to_string(e) + " ('" + ename + "', " + kind + ")";
+    const int b1 = m->eq_obj1id[e], b2 = m->eq_obj2id[e];
+    if (b1 < 0 || b1 >= m->nbody || b2 < 0 || b2 >= m->nbody)
+      throw MjcfError(path + ": " + where + " names a body that does not exist");
+    int p = at[static_cast<std::size_t>(b1)].body, s = at[static_cast<std::size_t>(b2)].body;
+    if (p == s)
+      throw MjcfError(path + ": " + where + " joins bodies '" + name_of(m, mjOBJ_BODY, b1, "body") + "' and '" +
+                      name_of(m, mjOBJ_BODY, b2, "body") + "', which are one rigid body here (" +
+                      (p < 0 ? "both welded to the world" : "welded together, rbdlab body '" + model.body_name[p] + "'") +
+                      "): it constrains nothing");
+    if (!(residual[static_cast<std::size_t>(e)] <= 1e-9))
+      throw MjcfError(path + ": " + where + " is not satisfied in the pose the file draws (MuJoCo's residual at qpos0 is " +
+                      std::to_string(residual[static_cast<std::size_t>(e)]) +
+                      "); rbdlab closes loops in that pose, so draw the model closed (for a weld, leave relpose out)");
+    const Vec3d w = type == mjEQ_CONNECT ? world_point(b1, Vec3d(m->eq_data[mjNEQDATA * e], m->eq_data[mjNEQDATA * e + 1],
+                                                                 m->eq_data[mjNEQDATA * e + 2]))
+                                         : world_point(b2, Vec3d::Zero());
+    if (s < 0) std::swap(p, s);  // the base as predecessor: a spherical or weld joint reads the same both ways
+    LoopJoint<double> L;
+    L.type = type == mjEQ_CONNECT ? LoopJointType::Spherical : LoopJointType::Weld;
+    L.p = p;
+    L.s = s;
+    L.XP = frame_at(p, w);
+    L.XS = frame_at(s, w);
+    L.name = ename;
+    out.loops.push_back(L);
+  }
+  try {
+    validate_loop_joints(model, out.loops);
+  } catch (const ModelError& e) {
+    throw MjcfError(path + ": " + e.what());
+  }
+  if (inactive)
+    out.warnings.push_back(std::to_string(inactive) + " inactive equality constraint(s) (active=\"false\") not read");
+  if (couplings)
+    out.warnings.push_back(std::to_string(couplings) + " joint or tendon coupling(s) (<equality><joint/tendon>) ignored: "
+                           "they are not loop joints, and rbdlab does not read them");
 }
 
 }  // namespace mjcf_loader_detail
@@ -90,12 +208,6 @@ inline MjcfModel load_mjcf(const std::string& path, const MjcfOptions& opt = {})
   MjcfModel out;
   if (error[0]) out.warnings.push_back(std::string("MuJoCo: ") + error);
 
-  // Per MuJoCo body: the rbdlab body it belongs to (-1: the base), and the transform from that
-  // rbdlab body's frame to this MuJoCo body's frame.
-  struct Placement {
-    int body = -1;
-    Transform<double> X;  // ^{this}X_{rbdlab body}: rbdlab's (E, r) convention
-  };
   std::vector<Placement> at(static_cast<std::size_t>(m->nbody));
   at[0].X = xlt(Vec3d::Zero());
   std::vector<Inertia<double>> welded;  // per rbdlab body: what bodies welded to it add
@@ -203,10 +315,34 @@ inline MjcfModel load_mjcf(const std::string& path, const MjcfOptions& opt = {})
     out.warnings.push_back("armature ignored: rbdlab models carry no rotor inertia (geared_dynamics/reflected_inertia.hpp "
                            "takes it as an argument)");
   if (any_damping) out.warnings.push_back("joint damping and friction loss ignored (rbdlab computes rigid-body dynamics)");
-  if (m->neq > 0)
-    out.warnings.push_back(std::to_string(m->neq) + " equality constraint(s) ignored: loop joints are not read from "
-                           "MJCF yet, so this is the spanning tree only");
+  read_equalities(path, m, at, out);
   return out;
+}
+
+// MJCF given as text (a generated model, e.g. cases/closed_mjcf.hpp): MuJoCo 2.2's compiler reads
+// files only, so the text goes to a file of its own in the temporary directory, which is removed
+// after reading. Errors name `name` in place of a path.
+inline MjcfModel load_mjcf_text(const std::string& xml, const std::string& name, const MjcfOptions& opt = {}) {
+  namespace fs = std::filesystem;
+  static int counter = 0;
+  const fs::path dir = fs::temp_directory_path() / ("rbdlab_mjcf_" + std::to_string(::getpid()) + "_" +
+                                                    std::to_string(counter++));
+  fs::create_directories(dir);
+  const fs::path file = dir / (name + ".xml");
+  {
+    std::ofstream out(file);
+    out << xml;
+    if (!out) throw MjcfError(name + ": could not write the temporary file " + file.string());
+  }
+  try {
+    MjcfModel m = load_mjcf(file.string(), opt);
+    fs::remove_all(dir);
+    return m;
+  } catch (...) {
+    std::error_code ec;
+    fs::remove_all(dir, ec);
+    throw;
+  }
 }
 
 }  // namespace rbd::cases

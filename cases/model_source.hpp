@@ -8,8 +8,12 @@
 // id"); anything else is a case id of cases/registry.hpp. A file whose first element is
 // <mujoco> is MJCF, read by MuJoCo's compiler (cases/mjcf_loader.hpp; only in programs built
 // with RBDLAB_WITH_MUJOCO, i.e. linked with MuJoCo: the rbdlab command and the benchmarks);
-// any other file is URDF. Joint names: URDF's or MJCF's joint names (with `root_joint` for the
-// free joint --floating adds to a URDF), the body names for a case.
+// one whose first element is <sdf> is SDF, read by libsdformat (cases/sdf_loader.hpp; programs
+// linked with rbdlab_sdf, which defines RBDLAB_WITH_SDF); any other file is URDF. Joint names:
+// the file's (with `root_joint` for the free joint --floating adds to a URDF), the body names
+// for a case. Loop joints: an MJCF file's <equality> connect and weld, an SDF file's joints
+// that close cycles (URDF has none; the cases' loops are drawn per state).
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -18,8 +22,12 @@
 
 #include "cases/registry.hpp"
 #include "cases/urdf_loader.hpp"
+#include "model/loop_joint.hpp"
 #ifdef RBDLAB_WITH_MUJOCO
 #include "cases/mjcf_loader.hpp"
+#endif
+#ifdef RBDLAB_WITH_SDF
+#include "cases/sdf_loader.hpp"
 #endif
 
 namespace rbd::cases {
@@ -32,7 +40,8 @@ struct ModelSourceOptions {
 struct LoadedModel {
   Model<double> model;
   std::vector<std::string> joint_names;  // one per body, in body (= q, qd) order
-  std::string kind;                      // "urdf", "mjcf" or "case"
+  LoopJoints<double> loops;              // MJCF's <equality> connect/weld, SDF's cycle-closing joints; else none
+  std::string kind;                      // "urdf", "mjcf", "sdf" or "case"
   std::vector<std::string> warnings;
 };
 
@@ -42,11 +51,12 @@ inline bool looks_like_path(const std::string& arg) {
   auto ends_with = [&](const std::string& suffix) {
     return arg.size() >= suffix.size() && arg.compare(arg.size() - suffix.size(), suffix.size(), suffix) == 0;
   };
-  return arg.find('/') != std::string::npos || ends_with(".urdf") || ends_with(".xml");
+  return arg.find('/') != std::string::npos || ends_with(".urdf") || ends_with(".xml") || ends_with(".sdf");
 }
 
-// True if the file's first element (after the XML declaration and comments) is <mujoco>.
-inline bool is_mjcf_file(const std::string& path) {
+// The name of the file's first element (after the XML declaration and comments), "" if none is
+// found in its first 4 kB: "mujoco" for MJCF, "sdf" for SDF, "robot" for URDF.
+inline std::string first_element(const std::string& path) {
   std::ifstream f(path);
   std::string head(4096, '\0');
   f.read(head.data(), static_cast<std::streamsize>(head.size()));
@@ -54,19 +64,24 @@ inline bool is_mjcf_file(const std::string& path) {
   std::size_t at = 0;
   for (;;) {
     at = head.find('<', at);
-    if (at == std::string::npos) return false;
+    if (at == std::string::npos) return "";
     if (head.compare(at, 4, "<!--") == 0) {
       at = head.find("-->", at);
-      if (at == std::string::npos) return false;
+      if (at == std::string::npos) return "";
       continue;
     }
     if (head.compare(at, 2, "<?") == 0 || head.compare(at, 2, "<!") == 0) {
       ++at;
       continue;
     }
-    return head.compare(at, 7, "<mujoco") == 0;
+    std::size_t end = at + 1;
+    while (end < head.size() && (std::isalnum(static_cast<unsigned char>(head[end])) || head[end] == '_')) ++end;
+    return head.substr(at + 1, end - at - 1);
   }
 }
+
+// True if the file's first element (after the XML declaration and comments) is <mujoco>.
+inline bool is_mjcf_file(const std::string& path) { return first_element(path) == "mujoco"; }
 
 // Throws UrdfError or MjcfError (bad file) or std::invalid_argument (bad case id, --floating on
 // a case or an MJCF file, MJCF in a program built without MuJoCo).
@@ -82,11 +97,30 @@ inline LoadedModel load_model_source(const std::string& arg, const ModelSourceOp
     MjcfModel mj = load_mjcf(arg, mo);
     out.model = std::move(mj.model);
     out.joint_names = std::move(mj.joint_names);
+    out.loops = std::move(mj.loops);
     out.warnings = std::move(mj.warnings);
     out.kind = "mjcf";
     return out;
 #else
     throw std::invalid_argument(arg + ": an MJCF file; this program was built without MuJoCo (RBDLAB_WITH_MUJOCO)");
+#endif
+  }
+  if (looks_like_path(arg) && first_element(arg) == "sdf") {
+    if (opt.floating)
+      throw std::invalid_argument("--floating applies to URDF files only; in an SDF file a link that is no joint's "
+                                  "child is floating");
+#ifdef RBDLAB_WITH_SDF
+    SdfOptions so;
+    so.gravity = opt.gravity;
+    SdfModel sd = load_sdf(arg, so);
+    out.model = std::move(sd.model);
+    out.joint_names = std::move(sd.joint_names);
+    out.loops = std::move(sd.loops);
+    out.warnings = std::move(sd.warnings);
+    out.kind = "sdf";
+    return out;
+#else
+    throw std::invalid_argument(arg + ": an SDF file; this program was built without libsdformat (RBDLAB_WITH_SDF)");
 #endif
   }
   if (looks_like_path(arg)) {

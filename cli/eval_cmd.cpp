@@ -13,6 +13,7 @@
 #include "cli/commands.hpp"
 #include "cli/mass_matrix_check.hpp"
 #include "cli/model_input.hpp"
+#include "cli/model_loops_state.hpp"
 #include "cli/state_input.hpp"
 #include "reference/reference_scalar.hpp"
 #include "verify/support/family_table.hpp"
@@ -179,6 +180,7 @@ int run_eval(const Args& a) {
   const cases::LoadedModel lm = load_model(a);
   const Model<double>& m = lm.model;
   EvalState st = make_eval_state(m, lm.joint_names, a);
+  use_model_loops(m, lm.loops, a, st);  // an MJCF file's <equality> loops: q must close them
   const bool solves = sel.families.empty() || sel.families.count("forward_dynamics") || sel.families.count("factorization") ||
                       sel.families.count("hybrid_dynamics") || sel.families.count("geared_dynamics");
   if (solves) check_mass_matrix(m, st.x.q, lm.joint_names);
@@ -202,6 +204,11 @@ int run_eval(const Args& a) {
   nlohmann::ordered_json gears = nlohmann::ordered_json::array();
   for (const GearPair& p : st.x.gears) gears.push_back({{"driven", p.driven}, {"driver", p.driver}, {"ratio", p.ratio}});
   out["state"]["gears"] = gears;
+  nlohmann::ordered_json loop_joints = nlohmann::ordered_json::array();
+  for (const auto& L : lm.loops)
+    loop_joints.push_back({{"name", L.name}, {"type", std::string(loop_joint_type_name(L.type))},
+                           {"predecessor", L.p < 0 ? "base" : m.body_name[L.p]}, {"successor", m.body_name[L.s]}});
+  out["loop_joints"] = loop_joints;
   nlohmann::ordered_json warnings = lm.warnings;
   for (const auto& w : st.warnings) warnings.push_back(w);
   out["warnings"] = warnings;

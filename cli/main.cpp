@@ -35,7 +35,7 @@ const std::map<std::string, std::string> kHelp = {
     {"eval",
      "usage: rbdlab eval MODEL [--family F,...] [--variant V|all] [--scalar double|reference]\n"
      "                  [--seed N] [--q ...] [--qd ...] [--qdd ...] [--tau ...] [--forward ...]\n"
-     "                  [--gears D:R:RATIO,...] [--gravity gx,gy,gz] [--floating] [--json]\n"
+     "                  [--gears D:R:RATIO,...] [--gravity gx,gy,gz] [--floating] [--project-loops] [--json]\n"
      "  Evaluates every variant of the selected families (default: all of inverse_dynamics,\n"
      "  mass_matrix, bias, factorization, forward_dynamics, hybrid_dynamics, geared_dynamics) at one\n"
      "  state, without\n"
@@ -58,13 +58,19 @@ const std::map<std::string, std::string> kHelp = {
      "  at a URDF's root link. --scalar reference evaluates in 50-digit arithmetic (values printed as\n"
      "  strings with every digit); double values are printed as the shortest decimal that reads back\n"
      "  to the same double (<= 17 significant digits). Before a solve with H, H's positive\n"
-     "  definiteness is checked (a singular H is an error naming the joint).\n"},
+     "  definiteness is checked (a singular H is an error naming the joint).\n"
+     "  Closed loops: an MJCF file's <equality> connect/weld are loop joints, which closed_loop_dynamics\n"
+     "  evaluates. q must close them (the neutral q, the drawn pose, does; --seed N moves the seed's q\n"
+     "  onto them); a --q that does not is an error naming the loop joint, unless --project-loops\n"
+     "  moves it onto them (with a warning). qd is projected onto the loops' velocity constraints.\n"},
     {"verify",
      "usage: rbdlab verify MODEL [--seeds N] [--gravity gx,gy,gz] [--floating] [--json]\n"
      "  Runs the suite's gates on MODEL: each variant in 50-digit arithmetic against the independent\n"
      "  Lagrangian oracle (>= 40 digits), H symmetric positive definite and 1/2 qd^T H qd = kinetic\n"
      "  energy, and each variant's error in double (in eps) over N seeded states (default 20) against\n"
-     "  its budget. Prints a table (or JSON); exit 0 only if everything passes.\n"},
+     "  its budget. Prints a table (or JSON); exit 0 only if everything passes. An MJCF file's\n"
+     "  <equality> connect/weld are loop joints: the states are then moved onto them, and\n"
+     "  closed_loop_dynamics is measured on the model's own loops (listed as loop_joints in the JSON).\n"},
     {"bench",
      "usage: rbdlab bench MODEL [--floating] [--quick] [--json] [--out FILE]\n"
      "  Times every variant of every family and MuJoCo (built from the same model) on MODEL with\n"
@@ -89,7 +95,7 @@ const std::map<std::string, OptionSpec> kOptions = {
     {"cases", {}},
     {"eval",
      {{"--family", "--variant", "--scalar", "--seed", "--q", "--qd", "--qdd", "--tau", "--forward", "--gears", "--gravity"},
-      {"--json", "--floating"}}},
+      {"--json", "--floating", "--project-loops"}}},
     {"verify", {{"--seeds", "--gravity"}, {"--json", "--floating"}}},
     {"bench", {{"--out"}, {"--json", "--floating", "--quick"}}},
     {"equivalent", {{"--seed", "--gravity"}, {"--json", "--floating"}}},

@@ -7,6 +7,10 @@
 //  - gate 3 (accuracy): every variant in double against itself in Reference over --seeds
 //    states, held to the budgets of verify/support/accuracy.hpp.
 // The same measurement code as `make verify` (verify/support/), on the user's model.
+// A model with loop joints of its own (an MJCF file's <equality> connect/weld) is measured at
+// states on its loops (cases/model_loop_states.hpp): q moved from the drawn pose and projected
+// onto them, and the closed-loop family holds the model's loops, not loops drawn at random. The
+// tree families run on the spanning tree at the same states.
 #include <algorithm>
 #include <iomanip>
 #include <iostream>
@@ -16,6 +20,7 @@
 #include "cli/commands.hpp"
 #include "cli/mass_matrix_check.hpp"
 #include "cli/model_input.hpp"
+#include "cases/model_loop_states.hpp"
 #include "reference/lagrange_oracle.hpp"
 #include "verify/support/accuracy.hpp"
 #include "verify/support/metrics.hpp"
@@ -65,10 +70,16 @@ int run_verify(const Args& a) {
   for (const auto& w : lm.warnings) std::cerr << "rbdlab verify: warning: " << w << "\n";
   const Progress progress("verify");
   std::vector<verify::AccuracyRecord> records;
+  const verify::StateSource draw = lm.loops.empty()
+                                       ? verify::StateSource(verify::default_state)
+                                       : verify::StateSource([&lm](const Model<double>& md, int seed) {
+                                           return cases::closed_random_state(md, lm.loops, static_cast<std::uint64_t>(seed));
+                                         });
   for (const verify::FamilyEntry* family : verify::all_families()) {
     progress.step(std::string(family->name) + ": Reference vs oracle (2 seeds), double vs Reference (" +
                   std::to_string(seeds) + " seeds)");
-    verify::measure_accuracy(*family, m.name, m, seeds, 2, [&](const verify::AccuracyRecord& r) { records.push_back(r); });
+    verify::measure_accuracy(
+        *family, m.name, m, seeds, 2, [&](const verify::AccuracyRecord& r) { records.push_back(r); }, draw);
   }
   progress.step("identities (H symmetric positive definite, kinetic energy)");
   const std::vector<IdentityRecord> ids = check_identities(m, 2);
@@ -79,6 +90,10 @@ int run_verify(const Args& a) {
   if (a.flag.count("--json")) {
     nlohmann::ordered_json out = {{"model", m.name}, {"nq", m.nq}, {"nv", m.nv}, {"depth", m.depth()}, {"seeds", seeds},
                           {"pass", all}};
+    out["loop_joints"] = nlohmann::ordered_json::array();
+    for (const auto& L : lm.loops)
+      out["loop_joints"].push_back({{"name", L.name}, {"type", std::string(loop_joint_type_name(L.type))},
+                                    {"predecessor", L.p < 0 ? "base" : m.body_name[L.p]}, {"successor", m.body_name[L.s]}});
     out["accuracy"] = nlohmann::ordered_json::array();
     for (const auto& r : records) out["accuracy"].push_back(nlohmann::ordered_json::parse(verify::to_json(r).dump()));
     out["identities"] = nlohmann::ordered_json::array();
@@ -86,15 +101,23 @@ int run_verify(const Args& a) {
     std::cout << out.dump(1) << "\n";
   } else {
     std::cout << "rbdlab verify " << m.name << ": nq = " << m.nq << ", nv = " << m.nv << ", depth = " << m.depth()
-              << ", " << seeds << " seeded states\n"
+              << ", " << seeds << " seeded states\n";
+    if (!lm.loops.empty()) {
+      std::cout << lm.loops.size() << " loop joint(s), held by the closed_loop_dynamics family at states on them:";
+      for (const auto& L : lm.loops)
+        std::cout << " '" << L.name << "' (" << loop_joint_type_name(L.type) << ", "
+                  << (L.p < 0 ? std::string("base") : m.body_name[L.p]) << " - " << m.body_name[L.s] << ")";
+      std::cout << "\n";
+    }
+    std::cout
               << "exact digits: Reference vs the Lagrangian oracle (>= 40 to pass); error: double vs Reference in "
                  "eps = 2.2e-16 (max / mean over seeds), held to the budget against the typical output size\n\n";
-    std::cout << std::left << std::setw(36) << "family/variant" << std::right << std::setw(8) << "digits"
+    std::cout << std::left << std::setw(46) << "family/variant" << std::right << std::setw(8) << "digits"
               << std::setw(12) << "max eps" << std::setw(12) << "mean eps" << std::setw(12) << "budget"
               << "  result\n";
     std::cout << std::fixed;
     for (const auto& r : records)
-      std::cout << std::left << std::setw(36) << (r.family + "/" + r.variant) << std::right << std::setprecision(1)
+      std::cout << std::left << std::setw(46) << (r.family + "/" + r.variant) << std::right << std::setprecision(1)
                 << std::setw(8) << r.exact_digits << std::setw(12) << r.err_eps_max << std::setw(12)
                 << r.err_eps_mean << std::setw(12) << r.budget_eps << "  " << (r.pass ? "pass" : "FAIL")
                 << (r.fallback_to.empty() ? "" : "  (ran " + r.fallback_to + ": no DH form)")

@@ -5,9 +5,20 @@
 // itself held to the oracle by gate 1; the sweep re-measures that agreement on seed 1 and
 // records it as exact_digits. Writes reports/data/accuracy.json (or data/failed/ when a
 // variant is over budget).
+//
+// Beside the verify cases (whose closed-loop states draw loops at random), the closed-loop
+// mechanisms of cases/closed_mjcf.hpp as a user's files reach `rbdlab verify`: read through MuJoCo's
+// compiler with their <equality> constraints as loop joints (cases/mjcf_loader.hpp), measured at
+// states on those loops (cases/model_loop_states.hpp), closed-loop family only (case ids
+// "mjcf:<name>"); and examples/sdf/four_bar.sdf, whose fourth joint closes the loop
+// (cases/sdf_loader.hpp, case id "sdf:four_bar"). That puts the path from a user's closed-loop
+// model to the gates under the regression gate too.
 #include <iostream>
 
+#include "cases/closed_mjcf.hpp"
+#include "cases/model_loop_states.hpp"
 #include "cases/registry.hpp"
+#include "cases/sdf_loader.hpp"
 #include "verify/support/accuracy.hpp"
 #include "verify/support/json_out.hpp"
 
@@ -18,21 +29,30 @@ int main(int argc, char** argv) {
   nlohmann::json records = nlohmann::json::array();
   bool all_pass = true;
   try {
+    auto sink = [&](const AccuracyRecord& r) {
+      records.push_back(to_json(r));
+      all_pass = all_pass && r.pass;
+      std::cout << r.family << "/" << r.variant << " " << r.case_id << ": max " << r.err_eps_max << " eps, mean "
+                << r.err_eps_mean << " eps, exact digits " << r.exact_digits << "; vs typical size "
+                << r.err_eps_vs_typical_max << " eps (budget " << r.budget_eps << ", " << r.budget_rule << ")"
+                << (r.fallback_to.empty() ? "" : "; ran " + r.fallback_to)
+                << (r.non_finite.empty() ? "" : "; NON-FINITE: " + r.non_finite) << (r.pass ? "" : "  FAIL") << "\n";
+    };
     for (const auto& spec : rbd::cases::verify_cases()) {
       const rbd::Model<double> md = spec.build();
-      for (const FamilyEntry* family : all_families()) {
-        measure_accuracy(*family, spec.id, md, kSeeds, 1, [&](const AccuracyRecord& r) {
-          records.push_back(to_json(r));
-          all_pass = all_pass && r.pass;
-          std::cout << r.family << "/" << r.variant << " " << r.case_id << ": max " << r.err_eps_max << " eps, mean "
-                    << r.err_eps_mean << " eps, exact digits " << r.exact_digits << "; vs typical size "
-                    << r.err_eps_vs_typical_max << " eps (budget " << r.budget_eps << ", " << r.budget_rule << ")"
-                    << (r.fallback_to.empty() ? "" : "; ran " + r.fallback_to)
-                    << (r.non_finite.empty() ? "" : "; NON-FINITE: " + r.non_finite) << (r.pass ? "" : "  FAIL")
-                    << "\n";
-        });
-      }
+      for (const FamilyEntry* family : all_families()) measure_accuracy(*family, spec.id, md, kSeeds, 1, sink);
     }
+    for (const auto& c : rbd::cases::closed_mjcf_cases(RBDLAB_SOURCE_DIR)) {
+      const StateSource draw = [&c](const rbd::Model<double>& md, int seed) {
+        return rbd::cases::closed_random_state(md, c.mj.loops, static_cast<std::uint64_t>(seed));
+      };
+      measure_accuracy(closed_loop_dynamics_family(), c.id, c.mj.model, kSeeds, 1, sink, draw);
+    }
+    const rbd::cases::SdfModel sd = rbd::cases::load_sdf(std::string(RBDLAB_SOURCE_DIR) + "/examples/sdf/four_bar.sdf");
+    const StateSource draw_sdf = [&sd](const rbd::Model<double>& md, int seed) {
+      return rbd::cases::closed_random_state(md, sd.loops, static_cast<std::uint64_t>(seed));
+    };
+    measure_accuracy(closed_loop_dynamics_family(), "sdf:four_bar", sd.model, kSeeds, 1, sink, draw_sdf);
   } catch (const std::exception& e) {
     std::cerr << "accuracy sweep failed: " << e.what() << "\n";
     return 2;

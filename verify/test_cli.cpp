@@ -380,6 +380,58 @@ TEST_CASE("cli: an MJCF file as MODEL", "[cli][mjcf]") {
   fs::remove_all(dir);
 }
 
+// A closed-loop MJCF model (examples/mjcf/, <connect> equalities as loop joints): `verify` holds the
+// closed-loop family on the file's own loops at states on them, and `eval` refuses a q that does
+// not close them unless asked to project it.
+TEST_CASE("cli: a closed-loop MJCF file", "[cli][mjcf][loops]") {
+  const std::string four_bar = "'" + std::string(RBDLAB_SOURCE_DIR) + "/examples/mjcf/four_bar.xml'";
+  const Run v = rbdlab("verify " + four_bar + " --seeds 3 --json");
+  INFO(v.err);
+  REQUIRE(v.status == 0);
+  const auto j = nlohmann::json::parse(v.out);
+  REQUIRE(j["loop_joints"].size() == 1);
+  CHECK(j["loop_joints"][0]["name"] == "D");
+  CHECK(j["loop_joints"][0]["type"] == "spherical");
+  int loop_records = 0;
+  for (const auto& r : j["accuracy"])
+    if (r["family"] == "closed_loop_dynamics") {
+      ++loop_records;
+      CHECK(r["pass"] == true);
+      CHECK(r["exact_digits"].get<double>() >= 40);
+    }
+  CHECK(loop_records == 6);
+  // The drawn pose closes the loop; a q moved by 0.1 rad at the crank does not.
+  const Run at_rest = rbdlab("eval " + four_bar + " --family closed_loop_dynamics --variant loop_kkt --json");
+  INFO(at_rest.err);
+  REQUIRE(at_rest.status == 0);
+  CHECK(nlohmann::json::parse(at_rest.out)["loop_joints"].size() == 1);
+  expect_bad_input("eval " + four_bar + " --family closed_loop_dynamics --q 0.1,0,0",
+                   {"q does not close the model's loops", "loop joint 0 ('D')", "--project-loops"});
+  const Run projected =
+      rbdlab("eval " + four_bar + " --family closed_loop_dynamics --variant loop_kkt --q 0.1,0,0 --qd 1,0,0 --project-loops --json");
+  INFO(projected.err);
+  REQUIRE(projected.status == 0);
+  CHECK(projected.err.find("--project-loops moved q onto the loop joints") != std::string::npos);
+  CHECK(projected.err.find("qd violates the loops' velocity constraints") != std::string::npos);
+}
+
+// The same four-bar as SDF (examples/sdf/, read by libsdformat): its fourth joint closes the loop.
+TEST_CASE("cli: a closed-loop SDF file", "[cli][sdf][loops]") {
+  const std::string four_bar = "'" + std::string(RBDLAB_SOURCE_DIR) + "/examples/sdf/four_bar.sdf'";
+  const Run v = rbdlab("verify " + four_bar + " --seeds 2 --json");
+  INFO(v.err);
+  REQUIRE(v.status == 0);
+  const auto j = nlohmann::json::parse(v.out);
+  REQUIRE(j["loop_joints"].size() == 1);
+  CHECK(j["loop_joints"][0]["name"] == "D");
+  CHECK(j["loop_joints"][0]["type"] == "revolute");
+  int loop_records = 0;
+  for (const auto& r : j["accuracy"])
+    if (r["family"] == "closed_loop_dynamics") loop_records += r["pass"] == true;
+  CHECK(loop_records == 6);
+  expect_bad_input("eval " + four_bar + " --floating", {"--floating applies to URDF files only"});
+}
+
 TEST_CASE("cli numbers: strict parsing", "[cli][numbers]") {
   using rbd::cli::BadInput;
   using rbd::cli::parse_double;

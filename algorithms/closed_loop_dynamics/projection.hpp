@@ -18,6 +18,7 @@
 // Scratch: a LoopProjectionWorkspace (the closed-loop workspace and a configuration); nothing is
 // allocated once it has seen the loops.
 #include <limits>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 
@@ -40,6 +41,11 @@ template <class S> struct LoopProjection {
 };
 
 namespace loop_projection_detail {
+inline std::string shortest(double x) {  // 3e-07, not to_string's 0.000000
+  std::ostringstream os;
+  os << x;
+  return os.str();
+}
 // delta of every loop joint into ws.k (rows as K's), from ws.X0 (set by loop_constraints).
 template <class S> S position_errors(const LoopJoints<S>& loops, ClosedLoopWorkspace<S>& ws, std::size_t* worst) {
   S largest = S(0);
@@ -97,7 +103,7 @@ LoopProjection<S> project_onto_loops(const Model<S>& m, const LoopJoints<S>& loo
       throw std::runtime_error("project_onto_loops: no closed configuration reached after " +
                                std::to_string(max_iterations) + " Gauss-Newton steps; loop joint " +
                                std::to_string(worst) + (loops[worst].name.empty() ? "" : " ('" + loops[worst].name + "')") +
-                               " is still open by " + std::to_string(static_cast<double>(out.position_error)) +
+                               " is still open by " + shortest(static_cast<double>(out.position_error)) +
                                " (too far from a closed configuration, or a singular one)");
     }
     loops::eliminate<S>(ws);                       // K dq = -delta (section 8.8)

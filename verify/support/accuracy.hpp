@@ -66,8 +66,9 @@ inline nlohmann::json to_json(const AccuracyRecord& r) {
 }
 
 // One record per variant of `family` that applies to the model, handed to `sink` as soon as
-// it is measured (defined in compiled/accuracy.cpp).
+// it is measured (defined in compiled/accuracy.cpp). `draw` makes seed k's state (budgets.hpp).
 void measure_accuracy(const FamilyEntry& family, const std::string& case_id, const Model<double>& md, int seeds,
-                      int digit_seeds, const std::function<void(const AccuracyRecord&)>& sink);
+                      int digit_seeds, const std::function<void(const AccuracyRecord&)>& sink,
+                      const StateSource& draw = default_state);
 
 }  // namespace rbd::verify

@@ -60,6 +60,7 @@
 //   at its max_cond_ function below.
 #include <Eigen/Eigenvalues>
 #include <algorithm>
+#include <functional>
 #include <stdexcept>
 #include <string_view>
 #include <utility>
@@ -76,6 +77,14 @@
 #include "verify/support/sparse_loop_conditioning.hpp"
 
 namespace rbd::verify {
+
+// Where seed k's state comes from. cases::random_state by default; a model with loop joints of its
+// own (an MJCF file's <equality>) moves q onto them (cases/model_loop_states.hpp), and every
+// conditioning figure below is then taken at the states the variants are measured on.
+using StateSource = std::function<cases::State(const Model<double>&, int seed)>;
+inline cases::State default_state(const Model<double>& md, int seed) {
+  return cases::random_state(md, static_cast<std::uint64_t>(seed));
+}
 
 enum class BudgetRule {
   recursion, solve_with_H, articulated_solves, inverse_inertias, solve_with_geared_H, solve_with_loops, solve_with_sparse_loops,
@@ -127,12 +136,12 @@ template <class M> double cond2_spd_double(const M& A) {
 
 // cond2(H(q)) of the CRBA's H in double, maximised over the states of seeds 1..seeds: the
 // amplification of relative perturbations of H and of the right-hand side into x of H x = b.
-inline double max_cond_H(const Model<double>& md, int seeds) {
+inline double max_cond_H(const Model<double>& md, int seeds, const StateSource& draw = default_state) {
   Workspace<double> ws(md);
   MatX<double> H = MatX<double>::Zero(md.nv, md.nv);
   double worst = 1;
   for (int seed = 1; seed <= seeds; ++seed) {
-    Crba::run<double>(md, cases::random_state(md, seed).q, H, ws);
+    Crba::run<double>(md, draw(md, seed).q, H, ws);
     worst = std::max(worst, cond2_spd_double(H));
   }
   return worst;
@@ -151,9 +160,9 @@ inline double max_cond_D_at(const Model<double>& md, const cases::State& s) {
 }
 
 // The same, maximised over the states of seeds 1..seeds.
-inline double max_cond_D(const Model<double>& md, int seeds) {
+inline double max_cond_D(const Model<double>& md, int seeds, const StateSource& draw = default_state) {
   double worst = 1;
-  for (int seed = 1; seed <= seeds; ++seed) worst = std::max(worst, max_cond_D_at(md, cases::random_state(md, seed)));
+  for (int seed = 1; seed <= seeds; ++seed) worst = std::max(worst, max_cond_D_at(md, draw(md, seed)));
   return worst;
 }
 
@@ -175,21 +184,21 @@ inline double max_cond_inertias_at(const Model<double>& md, const cases::State& 
   return worst;
 }
 
-inline double max_cond_inertias(const Model<double>& md, int seeds) {
+inline double max_cond_inertias(const Model<double>& md, int seeds, const StateSource& draw = default_state) {
   double worst = 1;
   for (int seed = 1; seed <= seeds; ++seed)
-    worst = std::max(worst, max_cond_inertias_at(md, cases::random_state(md, seed)));
+    worst = std::max(worst, max_cond_inertias_at(md, draw(md, seed)));
   return worst;
 }
 
 // cond2(G^T H G) at the state's gear pairs (section 9.6), maximised over the states of seeds
 // 1..seeds; H at q = gamma(y), y the state's undriven coordinates, as the family evaluates.
-inline double max_cond_geared_H(const Model<double>& md, int seeds) {
+inline double max_cond_geared_H(const Model<double>& md, int seeds, const StateSource& draw = default_state) {
   Workspace<double> ws(md);
   MatX<double> H = MatX<double>::Zero(md.nv, md.nv);
   double worst = 1;
   for (int seed = 1; seed <= seeds; ++seed) {
-    const cases::State s = cases::random_state(md, seed);
+    const cases::State s = draw(md, seed);
     const GearMap<double> g = GearMap<double>::build(md, s.gears);
     VecX<double> q = s.q;
     g.gamma(g.independent_positions(s.q), q);
@@ -244,9 +253,9 @@ double worst_over_seeds(int seeds, int& count_max, AtSeed&& at_seed) {
   return worst;
 }
 
-inline double max_cond_loops(const Model<double>& md, int seeds, int& nc_max) {
+inline double max_cond_loops(const Model<double>& md, int seeds, int& nc_max, const StateSource& draw = default_state) {
   return worst_over_seeds(seeds, nc_max, [&](int seed) {
-    const cases::State s = cases::random_state(md, seed);
+    const cases::State s = draw(md, seed);
     const LoopJoints<double> loops = cases::close_loops<double>(md, s.q, s.loops);
     const VecX<double> qd = cases::consistent_velocity<double>(md, loops, s.q, s.qd);
     ClosedLoopWorkspace<double> ws(md);
@@ -270,9 +279,9 @@ inline double max_cond_loops(const Model<double>& md, int seeds, int& nc_max) {
 // both), not a loosened tolerance. A as the variant assembles it in double at each state's loops,
 // maximised over seeds 1..seeds; the ordering the variant chooses permutes A symmetrically,
 // which leaves its eigenvalues alone.
-inline double max_cond_sparse_loops(const Model<double>& md, int seeds, int& rows_max) {
+inline double max_cond_sparse_loops(const Model<double>& md, int seeds, int& rows_max, const StateSource& draw = default_state) {
   return worst_over_seeds(seeds, rows_max, [&](int seed) {
-    const cases::State s = cases::random_state(md, seed);
+    const cases::State s = draw(md, seed);
     const LoopJoints<double> loops = cases::close_loops<double>(md, s.q, s.loops);
     const VecX<double> qd = cases::consistent_velocity<double>(md, loops, s.q, s.qd);
     ClosedLoopWorkspace<double> ws(md);
@@ -300,9 +309,9 @@ inline double cond_active_contacts(const MatX<double>& T, const VecX<double>& la
   return cond_constrained(KA, H, 1e4 * static_cast<double>(H.rows()) * 2.220446049250313e-16);
 }
 
-inline double max_cond_contacts(const Model<double>& md, int seeds, int& nc_max) {
+inline double max_cond_contacts(const Model<double>& md, int seeds, int& nc_max, const StateSource& draw = default_state) {
   return worst_over_seeds(seeds, nc_max, [&](int seed) {
-    const cases::State s = cases::random_state(md, seed);
+    const cases::State s = draw(md, seed);
     const PointContacts<double> contacts = cases::place_contacts<double>(md, s.q, s.contacts);
     const VecX<double> qd = cases::consistent_contact_velocity<double>(md, contacts, s.q, s.qd);
     ContactWorkspace<double> ws(md);
@@ -317,9 +326,9 @@ inline double max_cond_contacts(const Model<double>& md, int seeds, int& nc_max)
 // double), qd^+ is the H-norm projection of qd^- onto {T_A^T qd = r_A} (r_A the Newton targets
 // -e_i zeta^-_i), the same constrained solve as above with a velocity in place of an
 // acceleration: cond2(Z_A^T H Z_A) cond2(T_A), and 4 (nv + nc) for M, b and the pivoting.
-inline double max_cond_impacts(const Model<double>& md, int seeds, int& nc_max) {
+inline double max_cond_impacts(const Model<double>& md, int seeds, int& nc_max, const StateSource& draw = default_state) {
   return worst_over_seeds(seeds, nc_max, [&](int seed) {
-    const cases::State s = cases::random_state(md, seed);
+    const cases::State s = draw(md, seed);
     const PointContacts<double> contacts = cases::place_contacts<double>(md, s.q, s.contacts);
     const VecX<double> qd = cases::approaching_velocity<double>(md, contacts, s.q, s.qd);
     ImpactWorkspace<double> ws(md);
@@ -340,9 +349,9 @@ inline double max_cond_impacts(const Model<double>& md, int seeds, int& nc_max) 
 // K_A H^-1 K_A^T, which amplifies a perturbation by sigma_min(K H^-1 K^T) / sigma_min(K H^-1 F)
 // more (first order), and the columns are up to (1 + mu) longer; rho_f is the product of the two
 // (1 without slipping contacts). N, the LCP's size, replaces nc in the rounding count.
-inline double max_cond_friction(const Model<double>& md, int seeds, int& n_max) {
+inline double max_cond_friction(const Model<double>& md, int seeds, int& n_max, const StateSource& draw = default_state) {
   return worst_over_seeds(seeds, n_max, [&](int seed) {
-    const cases::State s = cases::random_state(md, seed);
+    const cases::State s = draw(md, seed);
     const PointContacts<double> contacts = cases::place_contacts<double>(md, s.q, s.contacts);
     const VecX<double> qd = cases::frictional_velocity<double>(md, contacts, s.q, s.qd, s.contacts);
     FrictionWorkspace<double> ws(md);
@@ -390,43 +399,44 @@ inline double max_cond_friction(const Model<double>& md, int seeds, int& n_max) 
 struct Conditioning {
   const Model<double>& md;
   int seeds;
+  StateSource draw = default_state;  // the seeds' states, as the variants are measured on them
   double cond_H = -1, cond_D = -1, cond_I = -1, cond_GH = -1;  // -1: not needed (yet)
-  double H() { return cond_H < 0 ? (cond_H = max_cond_H(md, seeds)) : cond_H; }
-  double D() { return cond_D < 0 ? (cond_D = max_cond_D(md, seeds)) : cond_D; }
-  double I() { return cond_I < 0 ? (cond_I = max_cond_inertias(md, seeds)) : cond_I; }
-  double GH() { return cond_GH < 0 ? (cond_GH = max_cond_geared_H(md, seeds)) : cond_GH; }
+  double H() { return cond_H < 0 ? (cond_H = max_cond_H(md, seeds, draw)) : cond_H; }
+  double D() { return cond_D < 0 ? (cond_D = max_cond_D(md, seeds, draw)) : cond_D; }
+  double I() { return cond_I < 0 ? (cond_I = max_cond_inertias(md, seeds, draw)) : cond_I; }
+  double GH() { return cond_GH < 0 ? (cond_GH = max_cond_geared_H(md, seeds, draw)) : cond_GH; }
   double cond_loops = -1;
   int nc_max = 0;
   double loops() {
-    if (cond_loops < 0) cond_loops = max_cond_loops(md, seeds, nc_max);
+    if (cond_loops < 0) cond_loops = max_cond_loops(md, seeds, nc_max, draw);
     return cond_loops;
   }
   int loop_nc() { loops(); return nc_max; }
   double cond_sparse_loops = -1;
   int sparse_rows = 0;
   double sparse_loops() {
-    if (cond_sparse_loops < 0) cond_sparse_loops = max_cond_sparse_loops(md, seeds, sparse_rows);
+    if (cond_sparse_loops < 0) cond_sparse_loops = max_cond_sparse_loops(md, seeds, sparse_rows, draw);
     return cond_sparse_loops;
   }
   int sparse_loop_rows() { sparse_loops(); return sparse_rows; }
   double cond_contacts = -1;
   int contacts_nc = 0;
   double contacts() {
-    if (cond_contacts < 0) cond_contacts = max_cond_contacts(md, seeds, contacts_nc);
+    if (cond_contacts < 0) cond_contacts = max_cond_contacts(md, seeds, contacts_nc, draw);
     return cond_contacts;
   }
   int contact_nc() { contacts(); return contacts_nc; }
   double cond_impacts = -1;
   int impacts_nc = 0;
   double impacts() {
-    if (cond_impacts < 0) cond_impacts = max_cond_impacts(md, seeds, impacts_nc);
+    if (cond_impacts < 0) cond_impacts = max_cond_impacts(md, seeds, impacts_nc, draw);
     return cond_impacts;
   }
   int impact_nc() { impacts(); return impacts_nc; }
   double cond_friction = -1;
   int friction_n = 0;
   double friction() {
-    if (cond_friction < 0) cond_friction = max_cond_friction(md, seeds, friction_n);
+    if (cond_friction < 0) cond_friction = max_cond_friction(md, seeds, friction_n, draw);
     return cond_friction;
   }
   int friction_lcp_size() { friction(); return friction_n; }

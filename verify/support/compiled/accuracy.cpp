@@ -12,7 +12,8 @@
 namespace rbd::verify {
 
 void measure_accuracy(const FamilyEntry& family, const std::string& case_id, const Model<double>& md, int seeds,
-                      int digit_seeds, const std::function<void(const AccuracyRecord&)>& sink) {
+                      int digit_seeds, const std::function<void(const AccuracyRecord&)>& sink,
+                      const StateSource& draw) {
   constexpr double eps = std::numeric_limits<double>::epsilon();
   const Model<Reference> mr = md.template cast<Reference>();
   Workspace<double> wd(md);
@@ -20,11 +21,11 @@ void measure_accuracy(const FamilyEntry& family, const std::string& case_id, con
   std::vector<MatX<Reference>> truth;
   std::string oracle_non_finite;
   for (int seed = 1; seed <= digit_seeds; ++seed) {
-    truth.push_back(family.oracle(mr, cast_state<Reference>(mr, cases::random_state(md, seed))));
+    truth.push_back(family.oracle(mr, cast_state<Reference>(mr, draw(md, seed))));
     if (oracle_non_finite.empty() && !all_finite(truth.back()))
       oracle_non_finite = "the oracle's value has NaN/inf at seed " + std::to_string(seed);
   }
-  Conditioning conditioning{md, seeds};
+  Conditioning conditioning{md, seeds, draw};
   for (const VariantEntry& v : family.variants) {
     if (!v.applicable_in_double(md)) continue;
     AccuracyRecord r;
@@ -39,7 +40,7 @@ void measure_accuracy(const FamilyEntry& family, const std::string& case_id, con
     std::vector<double> abs_err(seeds), size(seeds);
     double digits = 50;
     for (int seed = 1; seed <= seeds; ++seed) {
-      const cases::State s = cases::random_state(md, seed);
+      const cases::State s = draw(md, seed);
       const auto xr = cast_state<Reference>(mr, s);
       const MatX<Reference> ref = v.in_reference(mr, xr, wr);
       const MatX<double> dbl = v.in_double(md, cast_state<double>(md, s), wd);
