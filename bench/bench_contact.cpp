@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "bench/mujoco_contact_peer.hpp"
+#include "bench/interleaved.hpp"
 #include "rbdlab/api.hpp"
 
 namespace {
@@ -146,16 +147,7 @@ int main(int argc, char** argv) {
   std::fprintf(stderr, "rbdlab_bench_contact: refusing to time a build with assertions (use CMAKE_BUILD_TYPE=Release)\n");
   return 2;
 #endif
-  // Repetitions of all benchmarks interleaved in random order (as rbdlab_bench does), so that a load
-  // spike on a shared machine does not hit one solver only; a flag given on the command line wins.
-  std::vector<char*> args(argv, argv + argc);
-  std::string interleave = "--benchmark_enable_random_interleaving=true";
-  bool given = false;
-  for (int i = 1; i < argc; ++i) given |= std::string(argv[i]).rfind("--benchmark_enable_random_interleaving", 0) == 0;
-  if (!given) args.insert(args.begin() + 1, interleave.data());
-  int n = static_cast<int>(args.size());
-  benchmark::Initialize(&n, args.data());
-  if (benchmark::ReportUnrecognizedArguments(n, args.data())) return 2;
+  if (!rbd::bench::initialize_interleaved(argc, argv)) return 2;
   forces << "[";
   try {
     for (const std::string& id : contact_scene_ids()) {

@@ -41,3 +41,14 @@ def medians(data_dir, filename):
 
 def cv_cell(r):
     return f"{100 * r['cv']:.1f}%" if r.get("cv") is not None else "–"
+
+
+def by_prefix(bench, prefix):
+    """{a: {b: median record}} from the medians of benchmarks named <prefix>/<a>/<b> (bench_contact.json's
+    contact/<scene>/<solver>, bench_loops.json's loops/<mechanism>/<method>)."""
+    out = {}
+    for name, r in bench.items():
+        parts = name.split("/")
+        if len(parts) == 3 and parts[0] == prefix:
+            out.setdefault(parts[1], {})[parts[2]] = r
+    return out

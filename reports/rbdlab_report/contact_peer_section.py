@@ -7,7 +7,7 @@ import json
 import os
 
 from . import fmt
-from .bench_medians import cv_cell, medians
+from .bench_medians import by_prefix, cv_cell, medians
 from .data import GenerationError, load_json
 
 FILE = "bench_contact.json"
@@ -46,17 +46,6 @@ def _forces(ctx):
     return recs
 
 
-def _timing(bench):
-    """{scene: {solver: median record}} from names contact/<scene>/<solver>."""
-    out = {}
-    for name, r in bench.items():
-        parts = name.split("/")
-        if len(parts) != 3 or parts[0] != "contact":
-            continue
-        out.setdefault(parts[1], {})[parts[2]] = r
-    return out
-
-
 def _condim_of(friction):
     return "condim3" if friction else "condim1"
 
@@ -68,7 +57,7 @@ def section(data_dir):
         return L + ["Not measured: `make bench` has not written reports/data/" + FILE + " (`bench/bench_contact.cpp`), "
                     "so there are no timings of the contact solvers beside MuJoCo and no contact-force comparison.", ""]
     ctx = load_json(os.path.join(data_dir, FILE))["context"]
-    timing = _timing(bench)
+    timing = by_prefix(bench, "contact")
     L += ["`bench/bench_contact.cpp` times rbdlab's contact solvers and MuJoCo "
           f"(version {ctx.get('mujoco_version', '?')}) on the same three resting scenes "
           "(`bench/mujoco_contact_peer.hpp`): a ball on the ground (one contact), a box on its bottom face (four "

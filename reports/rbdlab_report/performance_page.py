@@ -2,13 +2,15 @@
 operation counts of every variant's assignment list before and after simplification, Table 10.3) and, when
 `make bench` has run, reports/data/bench_generated.json (bench/bench_generated.cpp: the generated functions
 timed beside the generic variants in one run), bench_batch.json and bench_contact.json (MuJoCo's contact
-dynamics beside rbdlab's contact solvers, contact_peer_section.py). Optional: without symbolic.json no page is written. Every
+dynamics beside rbdlab's contact solvers, contact_peer_section.py; MuJoCo's equality constraints beside the
+closed-loop methods, loop_peer_section.py). Optional: without symbolic.json no page is written. Every
 number comes from the JSON."""
 import os
 
 from . import fmt
 from .bench_medians import cv_cell, medians
 from .contact_peer_section import section as contact_peer_section
+from .loop_peer_section import section as loop_peer_section
 from .data import GenerationError, load_json
 from .pages import GENERATED, Context
 
@@ -238,5 +240,6 @@ def render(data, tmp_out, final_out):
                          "cv", "generated / fastest", "ops/cycle"], rows, right=(3, 5, 6, 7, 8, 9)), ""]
     L += _batch_section(data, raw)
     L += contact_peer_section(data.data_dir)
+    L += loop_peer_section(data.data_dir)
     ctx.write(PAGE, "\n".join(L))
     return ctx.written
