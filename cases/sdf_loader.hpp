@@ -12,10 +12,12 @@
 //  - poses are resolved by libsdformat into the model frame (frame semantics, relative_to,
 //    __model__): every link's pose, every joint's frame and axis. All of it is the pose the file
 //    draws, which is rbdlab's q = 0.
-//  - spanning tree: depth first from the world, a link's child joints in file order. A joint
-//    whose parent is in the tree and whose child is not is a tree joint; one whose child is
-//    already there closes a loop. A link that is no joint's child gets a free joint to the
-//    world (SDF's floating link), named "<link>_free". A link that can be reached only by walking
+//  - spanning tree: depth first, a link's child joints in file order, from each floating link
+//    (one that is no joint's child: SDF's floating link, given a free joint named "<link>_free")
+//    and then from the world. A joint whose parent is in the tree and whose child is not is a
+//    tree joint; one whose child is already there closes a loop. Floating links go first so
+//    that a legged robot with its soles fixed to the ground keeps its floating base as the root
+//    and closes the loops at the soles. A link that can be reached only by walking
 //    some joint from child to parent (links that are each other's children, say) is refused
 //    (rbdlab would need a reversed joint, Table 4.2).
 //  - tree joints: revolute, continuous -> Revolute about the axis; prismatic -> Prismatic along
@@ -38,7 +40,9 @@
 //    two-axis joint, and SDF's screw pitch convention differs between simulators), a joint
 //    between links of one rigid body, and everything libsdformat itself refuses (its messages,
 //    with line numbers). ModelBuilder's checks (positive mass, physical inertia) name the body.
-// Joint names: the SDF joint names, per body in q order.
+// Body names: the link each rbdlab body starts with (the child link of its joint); joint names:
+// the SDF joint names, per body in q order.
+#include <sdf/Console.hh>
 #include <sdf/Joint.hh>
 #include <sdf/JointAxis.hh>
 #include <sdf/Link.hh>
@@ -118,6 +122,7 @@ inline Mat3d frame_with_z(const Vec3d& a) {
 inline SdfModel load_sdf(const std::string& path, const SdfOptions& opt = {}) {
   using namespace sdf_loader_detail;
   auto fail = [&](const std::string& what) { sdf_fail(path, what); };
+  sdf::Console::Instance()->SetQuiet(true);  // its errors come back in Load's result, which we report
   sdf::Root root;
   const sdf::Errors load_errors = root.Load(path);
   if (!load_errors.empty()) fail("libsdformat refused the file: " + messages(load_errors));
@@ -251,7 +256,8 @@ inline SdfModel load_sdf(const std::string& path, const SdfOptions& opt = {}) {
           default: joint = make_joint(JointType::Revolute, a); break;
         }
         const Transform<double> Xparent = pbody < 0 ? Transform<double>{} : body_pose[static_cast<std::size_t>(pbody)].from_model();
-        bodies.push_back({J.j->Name(), pbody, joint, B.from_model() * Xparent.inverse()});
+        bodies.push_back({sm->LinkByIndex(static_cast<uint64_t>(J.child))->Name(), pbody, joint,
+                          B.from_model() * Xparent.inverse()});
         body_pose.push_back(B);
         body_inertia.push_back(Inertia<double>{0, Vec3d::Zero(), Mat3d::Zero()});
         out.joint_names.push_back(J.j->Name());
@@ -260,20 +266,21 @@ inline SdfModel load_sdf(const std::string& path, const SdfOptions& opt = {}) {
       self(self, J.child);
     }
   };
-  walk(walk, -1);
+  // Floating links first, then the world: a legged robot whose soles are fixed to the ground keeps
+  // its floating base as the root and the soles' fixed joints as the loops, not the other way round.
   for (int l = 0; l < nl; ++l) {
-    if (at[static_cast<std::size_t>(l)].placed) continue;
     bool is_child = false;
     for (const JointInfo& J : joints) is_child = is_child || J.child == l;
-    if (is_child) continue;  // reached below through its parent, or refused there
-    const std::string name = sm->LinkByIndex(static_cast<uint64_t>(l))->Name() + "_free";
-    bodies.push_back({name, -1, make_joint(JointType::Free), link_pose[static_cast<std::size_t>(l)].from_model()});
+    if (is_child) continue;  // reached through a joint (or refused below)
+    const std::string link = sm->LinkByIndex(static_cast<uint64_t>(l))->Name(), name = link + "_free";
+    bodies.push_back({link, -1, make_joint(JointType::Free), link_pose[static_cast<std::size_t>(l)].from_model()});
     body_pose.push_back(link_pose[static_cast<std::size_t>(l)]);
     body_inertia.push_back(Inertia<double>{0, Vec3d::Zero(), Mat3d::Zero()});
     out.joint_names.push_back(name);
     place(l, static_cast<int>(bodies.size()) - 1);
     walk(walk, l);
   }
+  walk(walk, -1);
   for (int l = 0; l < nl; ++l)
     if (!at[static_cast<std::size_t>(l)].placed) {
       std::string via;

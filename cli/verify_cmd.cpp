@@ -113,13 +113,13 @@ int run_verify(const Args& a) {
               << "exact digits: Reference vs the Lagrangian oracle (>= 40 to pass); error: double vs Reference in "
                  "eps = 2.2e-16 (max / mean over seeds), held to the budget against the typical output size\n\n";
     std::cout << std::left << std::setw(46) << "family/variant" << std::right << std::setw(8) << "digits"
-              << std::setw(12) << "max eps" << std::setw(12) << "mean eps" << std::setw(12) << "budget"
+              << std::setw(12) << "max eps" << std::setw(12) << "mean eps" << std::setw(16) << "budget"
               << "  result\n";
     std::cout << std::fixed;
     for (const auto& r : records)
       std::cout << std::left << std::setw(46) << (r.family + "/" + r.variant) << std::right << std::setprecision(1)
                 << std::setw(8) << r.exact_digits << std::setw(12) << r.err_eps_max << std::setw(12)
-                << r.err_eps_mean << std::setw(12) << r.budget_eps << "  " << (r.pass ? "pass" : "FAIL")
+                << r.err_eps_mean << std::setw(16) << r.budget_eps << "  " << (r.pass ? "pass" : "FAIL")
                 << (r.fallback_to.empty() ? "" : "  (ran " + r.fallback_to + ": no DH form)")
                 << (r.non_finite.empty() ? "" : "  non-finite: " + r.non_finite) << "\n";
     std::cout << "\nidentities (Reference, >= 40 digits):\n";

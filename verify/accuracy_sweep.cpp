@@ -10,8 +10,8 @@
 // mechanisms of cases/closed_mjcf.hpp as a user's files reach `rbdlab verify`: read through MuJoCo's
 // compiler with their <equality> constraints as loop joints (cases/mjcf_loader.hpp), measured at
 // states on those loops (cases/model_loop_states.hpp), closed-loop family only (case ids
-// "mjcf:<name>"); and examples/sdf/four_bar.sdf, whose fourth joint closes the loop
-// (cases/sdf_loader.hpp, case id "sdf:four_bar"). That puts the path from a user's closed-loop
+// "mjcf:<name>"); and examples/sdf/'s four-bar and biped with linkage knees and ankles, whose
+// cycle-closing joints are the loops (cases/sdf_loader.hpp, case ids "sdf:<name>"). That puts the path from a user's closed-loop
 // model to the gates under the regression gate too.
 #include <iostream>
 
@@ -48,11 +48,13 @@ int main(int argc, char** argv) {
       };
       measure_accuracy(closed_loop_dynamics_family(), c.id, c.mj.model, kSeeds, 1, sink, draw);
     }
-    const rbd::cases::SdfModel sd = rbd::cases::load_sdf(std::string(RBDLAB_SOURCE_DIR) + "/examples/sdf/four_bar.sdf");
-    const StateSource draw_sdf = [&sd](const rbd::Model<double>& md, int seed) {
-      return rbd::cases::closed_random_state(md, sd.loops, static_cast<std::uint64_t>(seed));
-    };
-    measure_accuracy(closed_loop_dynamics_family(), "sdf:four_bar", sd.model, kSeeds, 1, sink, draw_sdf);
+    for (const std::string name : {"four_bar", "biped_linkages"}) {
+      const rbd::cases::SdfModel sd = rbd::cases::load_sdf(std::string(RBDLAB_SOURCE_DIR) + "/examples/sdf/" + name + ".sdf");
+      const StateSource draw = [&sd](const rbd::Model<double>& md, int seed) {
+        return rbd::cases::closed_random_state(md, sd.loops, static_cast<std::uint64_t>(seed));
+      };
+      measure_accuracy(closed_loop_dynamics_family(), "sdf:" + name, sd.model, kSeeds, 1, sink, draw);
+    }
   } catch (const std::exception& e) {
     std::cerr << "accuracy sweep failed: " << e.what() << "\n";
     return 2;

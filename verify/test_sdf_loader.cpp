@@ -29,6 +29,7 @@
 #include "closed_loop_dynamics/loop_kkt.hpp"
 #include "inverse_dynamics/rnea_spatial.hpp"
 #include "mass_matrix/crba.hpp"
+#include "model/configuration.hpp"
 #include "verify/support/message_of.hpp"
 
 namespace test_sdf_loader {  // unity build: this file's names stay its own
@@ -189,6 +190,33 @@ TEST_CASE("sdf: the example file and states on its loop", "[sdf][loops]") {
     CHECK((again[0].XP.E - sd.loops[0].XP.E).norm() <= 1e-12);  // the projection's residual, <= 1e3 eps
     CHECK((again[0].XP.r - sd.loops[0].XP.r).norm() <= 1e-12);
   }
+}
+
+// The biped of examples/sdf/ (its header gives the counts): floating pelvis first, so the soles'
+// fixed joints are the weld loops and each leg's knee and actuator joints the revolute ones; the
+// constraint rank at the drawn pose leaves the pelvis's six freedoms (Eq. 8.52: n - r).
+TEST_CASE("sdf: the biped with linkage knees and ankles", "[sdf][loops]") {
+  const cases::SdfModel sd = cases::load_sdf(std::string(RBDLAB_SOURCE_DIR) + "/examples/sdf/biped_linkages.sdf");
+  CHECK(sd.model.nv == 26);
+  CHECK(sd.model.joint[0].type == JointType::Free);
+  CHECK(sd.joint_names[0] == "pelvis_free");
+  REQUIRE(sd.loops.size() == 6);
+  int revolute = 0, weld = 0;
+  for (const auto& L : sd.loops) {
+    revolute += L.type == LoopJointType::Revolute;
+    if (L.type == LoopJointType::Weld) {
+      ++weld;
+      CHECK(L.p == -1);
+    }
+  }
+  CHECK(revolute == 4);
+  CHECK(weld == 2);
+  ClosedLoopWorkspace<double> ws(sd.model);
+  VecX<double> qdd(sd.model.nv);
+  const VecX<double> q = neutral_configuration(sd.model), zero = VecX<double>::Zero(sd.model.nv);
+  LoopKkt::run<double>(sd.model, sd.loops, q, zero, zero, nullptr, qdd, ws);
+  CHECK(ws.nc == 4 * 5 + 2 * 6);
+  CHECK(ws.rank == 20);
 }
 
 TEST_CASE("sdf: refusals name the problem", "[sdf][bad_input]") {
