@@ -1,8 +1,8 @@
 // rbdlab_bench_loops: MuJoCo's forward dynamics with equality constraints as a peer for rbdlab's
 // closed-loop variants (issue 14, "Peers and performance"), on the mechanisms of
 // cases/closed_mjcf.hpp, each read from the same MJCF by rbdlab (tree + loop joints) and by MuJoCo
-// (tree + <connect>/<weld>): the four-bar, the Stewart-Gough platform and the humanoid standing
-// with both feet welded.
+// (tree + <connect>/<weld>): the four-bar, the five-bar, the Stewart-Gough platform and the
+// humanoid standing with both feet welded.
 //
 // State: the drawn pose (qpos0, rbdlab's q = 0), qd a fixed velocity on the loops (K qd = 0,
 // Eq. 8.9) and tau on every joint that is not free, as verify/test_mjcf_loader.cpp's peer test.
@@ -222,7 +222,7 @@ int main(int argc, char** argv) {
   agreement << "[";
   try {
     const std::string dir = std::string(RBDLAB_SOURCE_DIR) + "/examples/mjcf/";
-    for (const std::string name : {"four_bar", "stewart_platform"}) {
+    for (const std::string name : {"four_bar", "five_bar", "stewart_platform"}) {
       const std::string xml = slurp(dir + name + ".xml");
       mechanisms().push_back(make("mjcf:" + name, cases::load_mjcf(dir + name + ".xml"), xml));
     }

@@ -4,6 +4,7 @@
 // benchmarks:
 //   mjcf:four_bar           examples/mjcf/four_bar.xml (section 8.10's planar four-bar, closed by
 //                           a <connect>: one redundant constraint)
+//   mjcf:five_bar           examples/mjcf/five_bar.xml (two arms joined by a <connect>: mobility 2)
 //   mjcf:stewart_platform   examples/mjcf/stewart_platform.xml (6-UPS: six <connect>s, nv = 24)
 //   mjcf:humanoid_standing  the 37-DoF floating humanoid of cases/humanoid.hpp exported to MJCF
 //                           (cases/mjcf_export.hpp) with both feet <weld>ed to the ground where
@@ -38,10 +39,10 @@ struct ClosedMjcfCase {
   MjcfModel mj;
 };
 
-// The three mechanisms above; source_dir is the repository's root (examples/mjcf/).
+// The four mechanisms above; source_dir is the repository's root (examples/mjcf/).
 inline std::vector<ClosedMjcfCase> closed_mjcf_cases(const std::string& source_dir) {
   std::vector<ClosedMjcfCase> out;
-  for (const std::string name : {"four_bar", "stewart_platform"})
+  for (const std::string name : {"four_bar", "five_bar", "stewart_platform"})
     out.push_back({"mjcf:" + name, load_mjcf(source_dir + "/examples/mjcf/" + name + ".xml")});
   out.push_back({"mjcf:humanoid_standing", load_mjcf_text(humanoid_standing_mjcf(), "humanoid_standing")});
   return out;

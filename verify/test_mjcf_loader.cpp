@@ -355,8 +355,8 @@ TEST_CASE("mjcf: <connect> and <weld> become loop joints", "[mjcf][loops]") {
 
 namespace test_mjcf_loader {
 
-// MuJoCo as a peer on closed loops (issue 14): the mechanisms of cases/closed_mjcf.hpp (the four-bar
-// and the Stewart platform of examples/mjcf/, the humanoid standing with both feet welded), read
+// MuJoCo as a peer on closed loops (issue 14): the mechanisms of cases/closed_mjcf.hpp (the four-bar,
+// five-bar and Stewart platform of examples/mjcf/, the humanoid standing with both feet welded), read
 // by rbdlab as tree + loop joints and by MuJoCo as tree + equalities, in the pose the file draws
 // (qpos0, where rbdlab's q = 0), with generalised forces on every hinge and slide.
 // MuJoCo's equality constraints are soft: its solver regularises the constraint-space inverse
@@ -365,8 +365,8 @@ namespace test_mjcf_loader {
 // acceleration without the velocity product, where Eq. 8.9 holds K qdd = k. Both are measured:
 //  - at rest: the difference is R (A + R)^-1 of the constraint accelerations, at most
 //    (1 - d)/d max_i A_ii / lambda_min(A) relative; held below 10 (1 - d) = 1e-3 at d = 0.9999
-//    (measured: 3.4e-5 on the four-bar, 1.6e-5 on the Stewart platform's legs, 1.35e-4 on the
-//    humanoid's joints), and it grows 10x (ratio in [8, 12]) at d = 0.999, so it is MuJoCo's
+//    (measured: 3.4e-5 on the four-bar, 1.8e-6 on the five-bar, 1.6e-5 on the Stewart
+//    platform's legs, 1.35e-4 on the humanoid's joints), and it grows 10x (ratio in [8, 12]) at d = 0.999, so it is MuJoCo's
 //    softness and not a disagreement about the mechanism (a wrong anchor gives O(1): see the
 //    test above);
 //  - moving (four-bar only: it has no free joint, whose velocity MuJoCo orders differently):
@@ -440,6 +440,7 @@ TEST_CASE("mjcf peer: MuJoCo's soft equalities against rbdlab's exact loop joint
   const std::string dir = std::string(RBDLAB_SOURCE_DIR) + "/examples/mjcf/";
   const std::vector<std::pair<std::string, std::string>> mechanisms = {
       {"four_bar", slurp(dir + "four_bar.xml")},
+      {"five_bar", slurp(dir + "five_bar.xml")},
       {"stewart_platform", slurp(dir + "stewart_platform.xml")},
       {"humanoid_standing", cases::humanoid_standing_mjcf()}};
   for (const auto& [name, xml] : mechanisms) {

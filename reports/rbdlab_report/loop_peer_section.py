@@ -47,7 +47,8 @@ def section(data_dir):
     timing = by_prefix(bench, "loops")
     L += ["`bench/bench_loops.cpp` times rbdlab's closed-loop methods and MuJoCo "
           f"(version {_version(ctx.get('mujoco_version', '?'))}) on mechanisms read from the same MJCF by both "
-          "(`cases/closed_mjcf.hpp`): the planar four-bar and the Stewart-Gough platform of `examples/mjcf/` "
+          "(`cases/closed_mjcf.hpp`): the planar four-bar and five-bar and the Stewart-Gough platform of "
+          "`examples/mjcf/` "
           "(`<connect>`s) and the floating humanoid standing with both feet `<weld>`ed. Timed calls: "
           f"{ctx.get('rbdlab_timed_call', '?')}. Medians in ns ({ctx.get('host_name', 'this machine')}, "
           f"{ctx.get('num_cpus', '?')} CPUs); *nc* is the loop constraint rows, *rank* K's rank; each ratio is "
