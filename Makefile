@@ -55,6 +55,9 @@
 #     passed, packages present (build 1105 s, ctest 242 s, ci-checks 299 s), on a machine that ran
 #     untouched programs 4-17% slower than at stop 36's measurement (integration_study 29.3 s ->
 #     34.3 s); the gates 174 s -> 225 s, the accuracy sweep 82 s -> 120 s (two more variants).
+#     With the MJCF and SDF loops, libsdformat, test_sdf_loader and six mechanism cases in the
+#     accuracy sweep (stop 38): 1293 s, passed, packages present (build 928 s, ctest 169 s,
+#     ci-checks 196 s); a fresh machine adds libsdformat-dev's install to apt-get.
 #   $(BENCH_BUILD) (build-bench/): the benchmark programs, compiled -O3 by BENCH_CXX (GCC, Debian's
 #     default compiler and the one a user's own build most likely uses), so that the timings
 #     describe the code users get. `rbdlab bench` runs the program from this tree.
