@@ -112,10 +112,10 @@ struct Placement {
 
 // MuJoCo's own residual of each equality constraint at qpos0 (the pose the file draws): the
 // largest |efc_pos| of its rows after mj_forward; 0 for a constraint with no rows (inactive).
-inline std::vector<double> equality_residuals_at_qpos0(const mjModel* m) {
+inline std::vector<double> equality_residuals_at_qpos0(const std::string& path, const mjModel* m) {
   std::unique_ptr<mjData, void (*)(mjData*)> d(mj_makeData(m), mj_deleteData);  // qpos = qpos0
+  if (!d) throw MjcfError(path + ": MuJoCo could not allocate the data to check the equality constraints");
   std::vector<double> out(static_cast<std::size_t>(m->neq), 0.0);
-  if (!d) return out;
   mj_forward(m, d.get());
   for (int r = 0; r < d->nefc; ++r)
     if (d->efc_type[r] == mjCNSTR_EQUALITY && d->efc_id[r] >= 0 && d->efc_id[r] < m->neq) {
@@ -142,7 +142,7 @@ inline void read_equalities(const std::string& path, const mjModel* m, const std
   };
   // ^kX_i: a frame k at world point w with the world's axes, seen from rbdlab body i.
   auto frame_at = [&](int i, const Vec3d& w) { return i < 0 ? xlt(w) : xlt(w) * X0[i].inverse(); };
-  const std::vector<double> residual = equality_residuals_at_qpos0(m);
+  const std::vector<double> residual = equality_residuals_at_qpos0(path, m);
   int inactive = 0, couplings = 0;
   for (int e = 0; e < m->neq; ++e) {
     const std::string ename = name_of(m, mjOBJ_EQUALITY, e, "equality");

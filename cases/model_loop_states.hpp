@@ -1,6 +1,6 @@
 #pragma once
 // States for a model that carries loop joints of its own (an MJCF file's <equality> connect and
-// weld, cases/mjcf_loader.hpp), so that `rbdlab verify` can hold the closed-loop family to its
+// weld, cases/mjcf_loader.hpp; an SDF file's cycle-closing joints, cases/sdf_loader.hpp), so that `rbdlab verify` can hold the closed-loop family to its
 // gates on a user's mechanism instead of on loops drawn at random.
 //
 // The gates' closed-loop family takes its loops per state as LoopSpecs (cases/loops.hpp): the
@@ -10,8 +10,8 @@
 // instead, and q has to be moved onto them:
 //
 //   closed_random_state(m, loops, seed): cases::random_state's draws (qd, tau, f_ext, ...), with
-//    - q: the drawn pose (q = 0, which closes the loops: the loader checks it with MuJoCo's
-//      residual) moved by the seed's qd scaled to at most 0.3 rad or m per coordinate, then
+//    - q: the drawn pose (q = 0, which closes the loops: the MJCF loader checks it with MuJoCo's
+//      residual, SDF's joint frames close them by construction) moved by the seed's qd scaled to at most 0.3 rad or m per coordinate, then
 //      projected onto the loops by Gauss-Newton (closed_loop_dynamics/projection.hpp) to its
 //      default 1e3 eps; if that fails (a step across a singular configuration) the step is halved,
 //      up to 6 times, and then the drawn pose itself is used;
@@ -67,6 +67,14 @@ inline LoopSpec loop_spec_at(const LoopJoint<double>& L, const std::vector<Trans
   return out;
 }
 
+// Every loop joint as a LoopSpec at q (q must close them).
+inline std::vector<LoopSpec> loop_specs_at(const Model<double>& m, const LoopJoints<double>& loops, const VecX<double>& q) {
+  const std::vector<Transform<double>> X0 = body_transforms<double>(m, q);
+  std::vector<LoopSpec> out;
+  for (const LoopJoint<double>& L : loops) out.push_back(loop_spec_at(L, X0));
+  return out;
+}
+
 // A random state on the model's own loops (see the header).
 inline State closed_random_state(const Model<double>& m, const LoopJoints<double>& loops, std::uint64_t seed) {
   State s = random_state(m, seed);
@@ -87,9 +95,7 @@ inline State closed_random_state(const Model<double>& m, const LoopJoints<double
     }
   }
   s.q = q;
-  const std::vector<Transform<double>> X0 = body_transforms<double>(m, q);
-  s.loops.clear();
-  for (const LoopJoint<double>& L : loops) s.loops.push_back(loop_spec_at(L, X0));
+  s.loops = loop_specs_at(m, loops, q);
   return s;
 }
 

@@ -227,8 +227,7 @@ inline SdfModel load_sdf(const std::string& path, const SdfOptions& opt = {}) {
     const Mat3d R = B.R.transpose() * L.R * I.R;  // inertial frame in body coordinates
     const Vec3d com = B.R.transpose() * (L.p + L.R * I.p - B.p);
     const Inertia<double> Ib = Inertia<double>::from_com(in.MassMatrix().Mass(), com, Mat3d(R * M * R.transpose()));
-    Inertia<double>& acc = body_inertia[static_cast<std::size_t>(body)];
-    acc = Inertia<double>{acc.m + Ib.m, Vec3d(acc.h + Ib.h), Mat3d(acc.Ibar + Ib.Ibar)};
+    body_inertia[static_cast<std::size_t>(body)] += Ib;
   };
   std::vector<int> stack;
   auto place = [&](int l, int body) {
@@ -259,7 +258,7 @@ inline SdfModel load_sdf(const std::string& path, const SdfOptions& opt = {}) {
         bodies.push_back({sm->LinkByIndex(static_cast<uint64_t>(J.child))->Name(), pbody, joint,
                           B.from_model() * Xparent.inverse()});
         body_pose.push_back(B);
-        body_inertia.push_back(Inertia<double>{0, Vec3d::Zero(), Mat3d::Zero()});
+        body_inertia.push_back(Inertia<double>{});
         out.joint_names.push_back(J.j->Name());
         place(J.child, static_cast<int>(bodies.size()) - 1);
       }
@@ -275,7 +274,7 @@ inline SdfModel load_sdf(const std::string& path, const SdfOptions& opt = {}) {
     const std::string link = sm->LinkByIndex(static_cast<uint64_t>(l))->Name(), name = link + "_free";
     bodies.push_back({link, -1, make_joint(JointType::Free), link_pose[static_cast<std::size_t>(l)].from_model()});
     body_pose.push_back(link_pose[static_cast<std::size_t>(l)]);
-    body_inertia.push_back(Inertia<double>{0, Vec3d::Zero(), Mat3d::Zero()});
+    body_inertia.push_back(Inertia<double>{});
     out.joint_names.push_back(name);
     place(l, static_cast<int>(bodies.size()) - 1);
     walk(walk, l);

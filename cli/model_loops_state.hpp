@@ -1,6 +1,6 @@
 #pragma once
 // `rbdlab eval` on a model with loop joints of its own (an MJCF file's <equality> connect/weld,
-// cases/mjcf_loader.hpp): the closed-loop family then evaluates those loops, not the random
+// an SDF file's cycle-closing joints): the closed-loop family then evaluates those loops, not the random
 // loops a seed draws, at a q that closes them (Eq. 8.24).
 //  - --seed N without --q: the seed's state moved onto the loops (cases/model_loop_states.hpp,
 //    the states `rbdlab verify` measures);
@@ -52,9 +52,7 @@ inline void use_model_loops(const Model<double>& m, const LoopJoints<double>& lo
        << "): closed_loop_dynamics evaluates at qd projected onto K qd = 0 (Eq. 8.9)";
     st.warnings.push_back(os.str());
   }
-  const std::vector<Transform<double>> X0 = cases::body_transforms<double>(m, st.x.q);
-  st.x.loops.clear();
-  for (const LoopJoint<double>& L : loops) st.x.loops.push_back(cases::loop_spec_at(L, X0));
+  st.x.loops = cases::loop_specs_at(m, loops, st.x.q);
 }
 
 }  // namespace rbd::cli

@@ -332,7 +332,10 @@ TEST_CASE("mjcf: <connect> and <weld> become loop joints", "[mjcf][loops]") {
     ClosedLoopWorkspace<double> ww(weld.model);
     VecX<double> qdd(3);
     LoopKkt::run<double>(weld.model, weld.loops, VecX<double>::Zero(3), VecX<double>::Zero(3), tau, nullptr, qdd, ww);
-    CHECK(qdd.head(2).norm() <= 1e-12);  // crank and coupler are held; the rocker swings alone
+    // Crank and coupler are held (exactly zero in exact arithmetic; in double a few roundings of
+    // the O(1) accelerations around them: measured 1.4e-15); the rocker swings alone.
+    INFO("held accelerations " << qdd.head(2).transpose() << ", rocker " << qdd[2]);
+    CHECK(qdd.head(2).norm() <= 1e-13);
     CHECK(std::abs(qdd[2]) > 1e-3);
     auto msg = [&](const std::string& name, const std::string& eq) {
       const std::string path = write_temp(name, four_bar_mjcf(fb, st.q, eq)).string();
