@@ -309,4 +309,32 @@ template <> struct Call<verify::FrictionDynamicsFamily> {
   }
 };
 
+// Joints beyond Table 4.1 (algorithms/extended_joints/): the state's drawn extensions (racks on
+// revolute joints about z, reversed and driven joints; cases/extended_joints.hpp) at its time t.
+// The extended model is made per state in prepare (untimed), as a user's model would be once.
+template <class Family> struct ExtendedCall {
+  static constexpr bool available = true;
+  static constexpr bool has_mujoco_peer = false;  // MuJoCo has no rack, reversed or driven joints
+  static constexpr bool inverse = std::is_same_v<Family, verify::ExtendedInverseDynamicsFamily>;
+  template <class S> struct Ws {
+    ExtendedWorkspace<S> ews;
+    explicit Ws(const Model<S>& m) : ews(ExtendedModel<S>{m, std::vector<JointExtension<S>>(m.nb)}) {}
+  };
+  template <class S> using Out = VecX<S>;
+  template <class S> struct Arg {
+    ExtendedModel<S> em;
+    verify::StateOf<S> x;
+  };
+  template <class S> static Out<S> make_output(const Model<S>& m) { return VecX<S>::Zero(m.nv); }
+  template <class S> static Arg<S> prepare(const Model<S>& m, const verify::StateOf<S>& x) {
+    return {verify::extended_model_of(m, x), x};
+  }
+  template <class V, class S> static void run(const Model<S>&, const Arg<S>& a, Out<S>& out, Ws<S>& ws) {
+    const VecX<S>& in = inverse ? a.x.qdd : a.x.tau;
+    rbdlab::run_inlined<S>([&] { V::template run<S>(a.em, a.x.t, a.x.q, a.x.qd, in, nullptr, out, ws.ews); });
+  }
+};
+template <> struct Call<verify::ExtendedInverseDynamicsFamily> : ExtendedCall<verify::ExtendedInverseDynamicsFamily> {};
+template <> struct Call<verify::ExtendedForwardDynamicsFamily> : ExtendedCall<verify::ExtendedForwardDynamicsFamily> {};
+
 }  // namespace rbd::bench

@@ -26,11 +26,15 @@
 //  - contacts: chapter 11's point contacts (cases/contacts.hpp draw_contacts), drawn after the
 //    loops, last of all, so every draw above is unchanged. Only their shape is drawn: each
 //    plane is put through its point at q in the caller's scalar (place_contacts).
+//  - joint extensions: rack-and-pinion, reversed and time-dependent joints
+//    (cases/extended_joints.hpp draw_extensions), then the time t uniform in [0, 2) s, drawn
+//    after the contacts, last of all, so again every draw above is unchanged.
 #include <algorithm>
 #include <cstdint>
 #include <vector>
 
 #include "cases/contacts.hpp"
+#include "cases/extended_joints.hpp"
 #include "cases/loops.hpp"
 #include "cases/random.hpp"
 #include "geared_dynamics/gear_map.hpp"
@@ -45,6 +49,8 @@ struct State {
   GearPairs gears;                  // section 9.6's gear pairs (geared dynamics)
   std::vector<LoopSpec> loops;      // chapter 8's loop joints (closed-loop dynamics; cases/loops.hpp)
   std::vector<ContactSpec> contacts;  // chapter 11's point contacts (contact dynamics; cases/contacts.hpp)
+  std::vector<JointExtension<double>> extensions;  // joints beyond Table 4.1 (cases/extended_joints.hpp)
+  double t = 0;                                    // the time at which the drives of `extensions` are evaluated
 };
 
 struct StateOptions {
@@ -113,6 +119,8 @@ inline State random_state(const Model<double>& m, std::uint64_t seed, const Stat
   }
   s.loops = draw_loops(m, s.q, rng);
   s.contacts = draw_contacts(m, s.q, s.qd, rng);
+  s.extensions = draw_extensions(m, rng);
+  s.t = rng.uniform(0, 2);
   return s;
 }
 

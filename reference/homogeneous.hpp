@@ -36,6 +36,15 @@ template <class D, class A, class B> Pose<D> compose(const Pose<A>& x, const Pos
   return z;
 }
 
+// [R p; 0 1]^-1 = [R^T, -R^T p; 0 1] (R orthonormal): the pose of the parent in the child.
+template <class D> Pose<D> inverse_pose(const Pose<D>& x) {
+  Pose<D> z;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) z.R[i][j] = x.R[j][i];
+  for (int i = 0; i < 3; ++i) z.p[i] = -(z.R[i][0] * x.p[0] + z.R[i][1] * x.p[1] + z.R[i][2] * x.p[2]);
+  return z;
+}
+
 // Rotation by angle th about the unit axis a (Rodrigues): c 1 + s [a]x + (1 - c) a a^T.
 template <class D, class S> std::array<std::array<D, 3>, 3> axis_angle(const std::array<S, 3>& a, const D& th) {
   const SinCos<D> sc = sin_cos(th);

@@ -64,7 +64,7 @@ template <class Family, class V> OpCounts count_on(const Model<double>& model) {
   // q at the neutral configuration (all zeros for GU(n); the identity quaternion for
   // gu_floating's free joint, so its rotation is a rotation).
   StateOf<Counted> x{neutral_configuration(m), VecX<Counted>::Zero(m.nv),
-                     VecX<Counted>::Zero(m.nv), VecX<Counted>::Zero(m.nv), {}, {}, {}, {}, {}};
+                     VecX<Counted>::Zero(m.nv), VecX<Counted>::Zero(m.nv), {}, {}, {}, {}, {}, {}, Counted(0)};
   x.f_ext.assign(m.nb, Vec6<Counted>::Zero());
   // GU(n) has no external forces: the book's counts assume none, so pass none.
   OpCounts c;
@@ -155,6 +155,17 @@ template <class Family, class V> OpCounts count_on(const Model<double>& model) {
     fws.prepare(m, contacts);
     VecX<Counted> qdd(m.nv);
     c = count_ops([&] { V::template run<Counted>(m, contacts, x.q, qd, x.tau, nullptr, qdd, fws); });
+  } else if constexpr (std::is_same_v<Family, ExtendedInverseDynamicsFamily> ||
+                       std::is_same_v<Family, ExtendedForwardDynamicsFamily>) {
+    // Every joint plain (no extension): what Tables 5.1, 6.2 and 7.1 cost written with jcalc's
+    // full output (a 6 x n_i S, c_J and v_J as 6-vectors, 6x6 inertias), beside the fast
+    // variants' counts on the same GU(n). A rack, a reversal or a drive adds a fixed number of
+    // operations per joint on top (jcalc_extended.hpp).
+    const ExtendedModel<Counted> em{m, std::vector<JointExtension<Counted>>(m.nb)};
+    ExtendedWorkspace<Counted> ews(em);
+    VecX<Counted> out(m.nv);
+    const VecX<Counted>& in = std::is_same_v<Family, ExtendedInverseDynamicsFamily> ? x.qdd : x.tau;
+    c = count_ops([&] { V::template run<Counted>(em, Counted(0), x.q, x.qd, in, nullptr, out, ews); });
   } else {
     VecX<Counted> tau(m.nv);
     c = count_ops([&] { V::template run<Counted>(m, x.q, x.qd, x.qdd, nullptr, tau, ws); });
@@ -853,6 +864,8 @@ int main(int argc, char** argv) {
     count_family<ContactDynamicsFamily>(records, fits);
     count_family<ImpactDynamicsFamily>(records, fits);
     count_family<FrictionDynamicsFamily>(records, fits);
+    count_family<ExtendedInverseDynamicsFamily>(records, fits);
+    count_family<ExtendedForwardDynamicsFamily>(records, fits);
     count_binary_trees<InverseDynamicsFamily>(records);
     count_binary_trees<MassMatrixFamily>(records);
     count_binary_trees<FactorizationFamily>(records);

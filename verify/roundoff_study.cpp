@@ -290,8 +290,8 @@ json part_sensitivity(roundoff::Outcome& out, Ledger& L) {
   Workspace<double> wd(md);
   Workspace<R> wr(mr);
   StateOf<double> xd{cases::zigzag_q(), VecX<double>::Zero(6), VecX<double>::Ones(6), VecX<double>::Zero(6),
-                     ExternalForces<double>(6, Vec6<double>::Zero()), {}, {}, {}, {}};
-  StateOf<R> xr = cast_state<R>(mr, cases::State{xd.q, xd.qd, xd.qdd, xd.tau, xd.f_ext, {}, {}, {}, {}});
+                     ExternalForces<double>(6, Vec6<double>::Zero()), {}, {}, {}, {}, {}, 0.0};
+  StateOf<R> xr = cast_state<R>(mr, cases::State{xd.q, xd.qd, xd.qdd, xd.tau, xd.f_ext, {}, {}, {}, {}, {}, 0.0});
   const MatX<R> tau_d = variant_named(inverse_dynamics_family(), "rnea_spatial").in_reference(mr, xr, wr);
   const char* printed[6] = {"126", "97.5", "70.0", "43.8", "21.9", "6.16"};
   for (int i = 0; i < 6; ++i) { xr.tau[i] = R(printed[i]); xd.tau[i] = std::strtod(printed[i], nullptr); }

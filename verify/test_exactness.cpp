@@ -92,4 +92,14 @@ TEST_CASE("exactness: friction_dynamics variants agree with the mode-enumerating
   check_family_exactness(friction_dynamics_family());
 }
 
+TEST_CASE("exactness: extended_inverse_dynamics variants agree with the Lagrangian oracle to 40 digits",
+          "[exactness][extended_joints]") {
+  check_family_exactness(extended_inverse_dynamics_family());
+}
+
+TEST_CASE("exactness: extended_forward_dynamics variants agree with the Lagrangian oracle to 40 digits",
+          "[exactness][extended_joints]") {
+  check_family_exactness(extended_forward_dynamics_family());
+}
+
 }  // namespace test_exactness

@@ -37,7 +37,7 @@ namespace {
 
 // The oracle's ydd for the arm at (y, yd, tau): the state as the family passes it.
 MatX<R> oracle_on(const Model<R>& m, const GearPairs& pairs, const VecX<R>& q, const VecX<R>& qd, const VecX<R>& tau) {
-  StateOf<R> x{q, qd, VecX<R>::Zero(m.nv), tau, ExternalForces<R>(m.nb, Vec6<R>::Zero()), {}, pairs, {}, {}};
+  StateOf<R> x{q, qd, VecX<R>::Zero(m.nv), tau, ExternalForces<R>(m.nb, Vec6<R>::Zero()), {}, pairs, {}, {}, {}, R(0)};
   return oracle_value<GearedDynamicsFamily>(m, x);
 }
 

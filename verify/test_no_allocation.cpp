@@ -387,6 +387,29 @@ TEST_CASE("no allocation: geared dynamics variants, once the gear pairs are prep
   }
 }
 
+TEST_CASE("no allocation: extended-joint variants, with racks, reversed and driven joints", "[allocation]") {
+  // The state's drawn joint extensions (cases/extended_joints.hpp) on each model; the extended
+  // model is the caller's, made once like a Model.
+  for (const rbd::Model<double>& m : models()) {
+    const rbd::cases::State x = rbd::cases::random_state(m, 1);
+    const rbd::ExtendedModel<double> em{m, x.extensions};
+    auto each = [&]<class Variants>(const VecX& in, const char* family) {
+      rbd::verify::for_each_type<Variants>([&]<class V>() {
+        rbd::ExtendedWorkspace<double> ws(em);
+        VecX out(m.nv);
+        for (int k = 1; k <= 2; ++k) {
+          const Allocations a = counted_allocations([&] { V::template run<double>(em, x.t, x.q, x.qd, in, &x.f_ext, out, ws); });
+          INFO(family << "/" << V::name << " on " << m.name << ", call " << k << ": " << a.new_calls
+                      << " operator new, " << a.malloc_calls << " malloc-family calls");
+          CHECK(a.total() == 0);
+        }
+      });
+    };
+    each.template operator()<rbd::ExtendedInverseVariants>(x.qdd, "extended_inverse_dynamics");
+    each.template operator()<rbd::ExtendedForwardVariants>(x.tau, "extended_forward_dynamics");
+  }
+}
+
 TEST_CASE("no allocation: batches of states, once the batch workspace is made", "[allocation]") {
   // batch/evaluate_batch.hpp: the model broadcast into Batch<4> and every buffer live in the
   // BatchWorkspace; a call loads lanes, runs the variant and stores lanes. 5 states: the padded

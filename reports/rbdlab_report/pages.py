@@ -50,8 +50,16 @@ def family_title(ctx, family):
     return family.replace("_", " ").capitalize()
 
 
+# Families whose variants share one folder (and its README) with another family.
+FAMILY_FOLDER = {"extended_inverse_dynamics": "extended_joints", "extended_forward_dynamics": "extended_joints"}
+
+
+def family_folder(family):
+    return FAMILY_FOLDER.get(family, family)
+
+
 def read_readme(ctx, family):
-    path = os.path.join(ctx.data.root, "algorithms", family, "README.md")
+    path = os.path.join(ctx.data.root, "algorithms", family_folder(family), "README.md")
     try:
         with open(path, encoding="utf-8") as f:
             return f.read()
@@ -65,7 +73,7 @@ LINK = re.compile(r"(\]\()([^)\s]+)(\))")
 def embed_readme(ctx, family, text):
     """The README without its title, headings one level down, relative links re-rooted."""
     out, fence, dropped_title = [], False, False
-    base = f"algorithms/{family}/"
+    base = f"algorithms/{family_folder(family)}/"
     for line in text.splitlines():
         if line.lstrip().startswith("```"):
             fence = not fence
@@ -857,8 +865,9 @@ def family_page(ctx, fam):
             text = insert_after_example_9_5_table(text, ex_9_5)
         if drift:
             text = insert_after_table(text, "Drift in simulation", drift, "### Drift in simulation")
-        L += [f"<!-- The text below is algorithms/{fam}/README.md, headings moved down one level. -->",
-              f"From [algorithms/{fam}/README.md]({ctx.link(f'algorithms/{fam}/README.md')}):", "",
+        folder = family_folder(fam)
+        L += [f"<!-- The text below is algorithms/{folder}/README.md, headings moved down one level. -->",
+              f"From [algorithms/{folder}/README.md]({ctx.link(f'algorithms/{folder}/README.md')}):", "",
               text, ""]
     else:
         L += [f"No README at algorithms/{fam}/README.md.", ""]

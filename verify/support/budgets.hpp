@@ -56,6 +56,12 @@
 //   -ratio with |ratio| <= 4 in the cases), so the conditioning that reaches ydd is that of the
 //   reduced matrix G^T H G (the null-space form of the same system, G spanning K's null
 //   space). First order, like the others, and checked on every case by the sweep.
+// extended_articulated_solves and solve_with_extended_H: articulated_solves and solve_with_H for
+//   the extended-joint variants (algorithms/extended_joints/), with the D_i and the H of the
+//   extended model at the state's extensions and time: a rack adds r^2 m terms to H, a reversed
+//   joint moves its S into the other body's frame, so the plain tree's D_i and H are not the
+//   matrices these variants solve with. The same first-order arguments hold: jcalc_extended adds
+//   a fixed handful of roundings per joint (c_J, sigma, one transform inversion) to each level's.
 // solve_with_loops and solve_with_sparse_loops: the closed-loop family (chapter 8), each argued
 //   at its max_cond_ function below.
 #include <Eigen/Eigenvalues>
@@ -63,12 +69,14 @@
 #include <functional>
 #include <stdexcept>
 #include <string_view>
+#include <tuple>
 #include <utility>
 
 #include "cases/states.hpp"
 #include "closed_loop_dynamics/sparse_matrix_method.hpp"
 #include "closed_loop_dynamics/steps.hpp"
 #include "contact_dynamics/contact_dantzig.hpp"
+#include "extended_joints/variants.hpp"
 #include "friction_dynamics/friction_lemke.hpp"
 #include "impact_dynamics/impact_dantzig.hpp"
 #include <Eigen/SVD>
@@ -89,7 +97,7 @@ inline cases::State default_state(const Model<double>& md, int seed) {
 enum class BudgetRule {
   recursion, solve_with_H, articulated_solves, inverse_inertias, solve_with_geared_H, solve_with_loops, solve_with_sparse_loops,
   solve_with_contacts,
-  impact_with_contacts, friction_with_contacts
+  impact_with_contacts, friction_with_contacts, extended_articulated_solves, solve_with_extended_H
 };
 
 inline std::string_view rule_name(BudgetRule r) {
@@ -104,6 +112,8 @@ inline std::string_view rule_name(BudgetRule r) {
     case BudgetRule::solve_with_contacts: return "solve_with_contacts";
     case BudgetRule::impact_with_contacts: return "impact_with_contacts";
     case BudgetRule::friction_with_contacts: return "friction_with_contacts";
+    case BudgetRule::extended_articulated_solves: return "extended_articulated_solves";
+    case BudgetRule::solve_with_extended_H: return "solve_with_extended_H";
   }
   return "?";
 }
@@ -120,6 +130,8 @@ inline std::string_view rule_formula(BudgetRule r) {
     case BudgetRule::solve_with_contacts: return "cond2(Z_A^T H Z_A) cond2(T_A) (32 (d + 1) + 4 (nv + nc))";
     case BudgetRule::impact_with_contacts: return "cond2(Z_A^T H Z_A) cond2(T_A) (32 (d + 1) + 4 (nv + nc)), A the impact's";
     case BudgetRule::friction_with_contacts: return "cond2(Z_A^T H Z_A) cond2(K_A) rho_f (32 (d + 1) + 4 (nv + N)), K_A the held rows";
+    case BudgetRule::extended_articulated_solves: return "32 (d + 1) max_i cond2(D_i), D_i of the extended joints";
+    case BudgetRule::solve_with_extended_H: return "cond2(H) (32 (d + 1) + 4 nv), H of the extended joints";
   }
   return "?";
 }
@@ -395,6 +407,24 @@ inline double max_cond_friction(const Model<double>& md, int seeds, int& n_max, 
   });
 }
 
+// cond2(H) and max_i cond2(D_i) of the extended model (the state's joint extensions at its time
+// t), maximised over the states of seeds 1..seeds, from crba_extended's H and aba_extended's D_i^-1.
+inline std::pair<double, double> max_cond_extended(const Model<double>& md, int seeds, const StateSource& draw = default_state) {
+  double worst_H = 1, worst_D = 1;
+  for (int seed = 1; seed <= seeds; ++seed) {
+    const cases::State s = draw(md, seed);
+    const ExtendedModel<double> em{md, s.extensions};
+    ExtendedWorkspace<double> ws(em);
+    VecX<double> qdd(md.nv);
+    CrbaExtended::run<double>(em, s.t, s.q, s.qd, s.tau, &s.f_ext, qdd, ws);
+    worst_H = std::max(worst_H, cond2_spd_double(ws.H));
+    AbaExtended::run<double>(em, s.t, s.q, s.qd, s.tau, &s.f_ext, qdd, ws);
+    for (int i = 0; i < md.nb; ++i)
+      if (ws.Dinv[i].rows() > 1) worst_D = std::max(worst_D, cond2_spd_double(ws.Dinv[i]));
+  }
+  return {worst_H, worst_D};
+}
+
 // The conditioning a budget rule needs, computed once per model and shared by the variants.
 struct Conditioning {
   const Model<double>& md;
@@ -440,6 +470,12 @@ struct Conditioning {
     return cond_friction;
   }
   int friction_lcp_size() { friction(); return friction_n; }
+  double cond_extended_H = -1, cond_extended_D = -1;
+  void extended() {
+    if (cond_extended_H < 0) std::tie(cond_extended_H, cond_extended_D) = max_cond_extended(md, seeds, draw);
+  }
+  double extended_H() { extended(); return cond_extended_H; }
+  double extended_D() { extended(); return cond_extended_D; }
 };
 
 inline double budget_eps(BudgetRule rule, Conditioning& c) {
@@ -456,6 +492,8 @@ inline double budget_eps(BudgetRule rule, Conditioning& c) {
     case BudgetRule::impact_with_contacts: return c.impacts() * (32.0 * d1 + 4.0 * (c.md.nv + c.impact_nc()));
     case BudgetRule::friction_with_contacts:
       return c.friction() * (32.0 * d1 + 4.0 * (c.md.nv + c.friction_lcp_size()));
+    case BudgetRule::extended_articulated_solves: return 32.0 * d1 * c.extended_D();
+    case BudgetRule::solve_with_extended_H: return c.extended_H() * (32.0 * d1 + 4.0 * c.md.nv);
   }
   throw std::logic_error("budget_eps: unknown rule");
 }

@@ -13,6 +13,7 @@
 #include "cases/contacts.hpp"
 #include "closed_loop_dynamics/variants.hpp"
 #include "contact_dynamics/variants.hpp"
+#include "extended_joints/variants.hpp"
 #include "factorization/variants.hpp"
 #include "forward_dynamics/variants.hpp"
 #include "friction_dynamics/variants.hpp"
@@ -275,10 +276,58 @@ struct FrictionDynamicsFamily {
   template <class V> static constexpr BudgetRule budget_rule = BudgetRule::friction_with_contacts;
 };
 
+// Joints beyond Table 4.1 (algorithms/extended_joints/): the case's tree with the state's joint
+// extensions (rack-and-pinion, reversed and driven joints; cases/extended_joints.hpp) at the
+// state's time t. A state without extensions (the op counts' neutral state) leaves every joint plain.
+template <class S> ExtendedModel<S> extended_model_of(const Model<S>& m, const StateOf<S>& x) {
+  ExtendedModel<S> em{m, x.extensions};
+  if (em.ext.empty()) em.ext.assign(m.nb, JointExtension<S>{});
+  return em;
+}
+
+struct ExtendedInverseDynamicsFamily {
+  static constexpr std::string_view name = "extended_inverse_dynamics";
+  using Variants = ExtendedInverseVariants;
+  template <class V, class S>
+  static MatX<S> evaluate(const Model<S>& m, const StateOf<S>& x, Workspace<S>&) {
+    const ExtendedModel<S> em = extended_model_of(m, x);
+    ExtendedWorkspace<S> ews(em);
+    VecX<S> tau(m.nv);
+    V::template run<S>(em, x.t, x.q, x.qd, x.qdd, &x.f_ext, tau, ews);
+    return tau;
+  }
+};
+
+// aba_extended solves only with its D_i (as aba: articulated_solves, with the extended joints'
+// D_i); crba_extended solves with the extended model's H (solve_with_H, with that H).
+struct ExtendedForwardDynamicsFamily {
+  static constexpr std::string_view name = "extended_forward_dynamics";
+  using Variants = ExtendedForwardVariants;
+  template <class V, class S>
+  static MatX<S> evaluate(const Model<S>& m, const StateOf<S>& x, Workspace<S>&) {
+    const ExtendedModel<S> em = extended_model_of(m, x);
+    ExtendedWorkspace<S> ews(em);
+    VecX<S> qdd(m.nv);
+    V::template run<S>(em, x.t, x.q, x.qd, x.tau, &x.f_ext, qdd, ews);
+    return qdd;
+  }
+  template <class V> static consteval BudgetRule rule_for() {
+    if constexpr (std::is_same_v<V, AbaExtended>) {
+      return BudgetRule::extended_articulated_solves;
+    } else {
+      static_assert(std::is_same_v<V, CrbaExtended>,
+                    "a new extended-joint variant: say here which budget rule of budgets.hpp fits it");
+      return BudgetRule::solve_with_extended_H;
+    }
+  }
+  template <class V> static constexpr BudgetRule budget_rule = rule_for<V>();
+};
+
 using AllFamilies = std::tuple<InverseDynamicsFamily, MassMatrixFamily, BiasFamily, FactorizationFamily,
                                ForwardDynamicsFamily, HybridDynamicsFamily, GearedDynamicsFamily,
                                ClosedLoopDynamicsFamily, ContactDynamicsFamily, ImpactDynamicsFamily,
-                               FrictionDynamicsFamily>;
+                               FrictionDynamicsFamily, ExtendedInverseDynamicsFamily,
+                               ExtendedForwardDynamicsFamily>;
 
 // Calls f.template operator()<T>() for each type T in a tuple.
 template <class Tuple, class F> void for_each_type(F&& f) {

@@ -146,4 +146,19 @@ template <> inline MatX<Reference> oracle_value<FrictionDynamicsFamily>(const Mo
   return oracle::friction_forward_dynamics<Reference>(m, t.contacts, x.q, t.qd, x.tau, &x.f_ext);
 }
 
+// Extended joints: the Lagrangian oracle with each joint written as a pose of its own (drive,
+// then joint, inverted if reversed; reference/lagrange_oracle.hpp) at the state's time t, and
+// qdd = H^-1 (tau - C) by the elimination above.
+template <> inline MatX<Reference> oracle_value<ExtendedInverseDynamicsFamily>(const Model<Reference>& m,
+                                                                              const StateOf<Reference>& x) {
+  return oracle::inverse_dynamics(extended_model_of(m, x), x.t, x.q, x.qd, x.qdd, &x.f_ext);
+}
+template <> inline MatX<Reference> oracle_value<ExtendedForwardDynamicsFamily>(const Model<Reference>& m,
+                                                                              const StateOf<Reference>& x) {
+  const ExtendedModel<Reference> em = extended_model_of(m, x);
+  const VecX<Reference> zero = VecX<Reference>::Zero(m.nv);
+  const VecX<Reference> C = oracle::inverse_dynamics(em, x.t, x.q, x.qd, zero, &x.f_ext);
+  return dense_solve_gepp<Reference>(oracle::mass_matrix(em, x.t, x.q), VecX<Reference>(x.tau - C));
+}
+
 }  // namespace rbd::verify
