@@ -38,7 +38,8 @@ inline std::vector<JointExtension<double>> draw_extensions(const Model<double>& 
     const bool about_z = m.joint[i].type == JointType::Revolute && m.joint[i].aligned == 2;
     const double u_rack = rng.uniform01(), radius = rng.uniform(0.05, 0.3);
     if (what.rack && about_z && u_rack < what.rack_probability) { e.rack_and_pinion = true; e.radius = radius; }
-    e.reversed = what.reverse && rng.uniform01() < 0.5;
+    const bool reverse = rng.uniform01() < 0.5;  // drawn whether or not it is used
+    e.reversed = what.reverse && reverse;
     const bool driven = rng.uniform01() < 0.5;
     Drive<double> d;
     d.rotational = rng.uniform01() < 0.5;

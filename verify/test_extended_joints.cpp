@@ -142,6 +142,7 @@ TEST_CASE("extended joints: a rack-and-pinion is a carriage geared to its pinion
     GearedDense::run(x.model, x.gears, s.q, s.qd, tau_tree, &f_tree, ydd, ws);
     INFO("seed " << seed);
     CHECK(close40(forward<AbaExtended>(em, s), ydd));
+    CHECK(close40(forward<CrbaExtended>(em, s), ydd));
   }
 }
 
@@ -210,21 +211,44 @@ TEST_CASE("extended joints: identities of Example 4.6 and Table 4.2 (Reference, 
     ExtendedModel<R> plain = em;
     plain.ext[1] = JointExtension<R>{};
     CHECK(close40(forward<AbaExtended>(em, s), forward<AbaExtended>(plain, s)));
+    CHECK(close40(forward<CrbaExtended>(em, s), forward<CrbaExtended>(plain, s)));
+    CHECK(close40(inverse(em, s), inverse(plain, s)));
   }
-  SECTION("Table 4.2 on a Table 4.1 joint keeps c_J = 0; a rack's c_J follows Example 4.6") {
-    const ExtendedModel<R> em = cases::extended_joints_tree(1, kAll).cast<R>();
+  SECTION("Table 4.2 on a Table 4.1 joint keeps c_J = 0") {
+    const ExtendedModel<R> em = cases::extended_joints_tree(1, kReverseOnly).cast<R>();
     const Sample s = sample(em, 1);
+    int reversed = 0;
     for (int i = 0; i < em.tree.nb; ++i) {
       JointKinematics<R> J;
       const Joint<R>& j = em.tree.joint[i];
       jcalc_extended(j, em.ext[i], s.q.segment(em.tree.q_idx[i], j.nq()), s.qd.segment(em.tree.v_idx[i], j.nv()), s.t, J);
-      if (!em.ext[i].rack_and_pinion && !em.ext[i].drive.active()) CHECK(J.cJ.isZero());
-      if (em.ext[i].rack_and_pinion && !em.ext[i].reversed && !em.ext[i].drive.active()) {
-        // Example 4.6: |c_J| = r qd^2 (the pinion centre's acceleration, rotated into F_s).
-        using std::abs;
-        const R qd = s.qd[em.tree.v_idx[i]];
-        CHECK(abs(R(J.cJ.norm()) - em.ext[i].radius * qd * qd) < R("1e-45"));
-      }
+      reversed += em.ext[i].reversed;
+      CHECK(J.cJ.isZero(0));
+    }
+    REQUIRE(reversed >= 3);
+  }
+  SECTION("a rack's c_J is (dS/dq) qd^2 (Eq. 3.42, Example 4.6), forward and reversed") {
+    // dS/dq by a central difference of jcalc_extended's own S in Reference: truncation ~h^2 |S'''|
+    // ~1e-34 and rounding ~eps/h ~1e-33 at h = 1e-17, so 1e-30 (relative to r qd^2) holds a
+    // consistent S and c_J, while a wrong c_J (sign, factor, missing term) errs at O(1).
+    for (bool reversed : {false, true}) {
+      ExtendedModel<R> em = cases::extended_joints_tree(2, kRackOnly).cast<R>();
+      REQUIRE(em.ext[1].rack_and_pinion);
+      em.ext[1].reversed = reversed;
+      const Sample s = sample(em, 2);
+      const Joint<R>& j = em.tree.joint[1];
+      const R q = s.q[em.tree.q_idx[1]], qd = s.qd[em.tree.v_idx[1]], h("1e-17");
+      auto at = [&](const R& qq) {
+        JointKinematics<R> J;
+        jcalc_extended(j, em.ext[1], VecX<R>::Constant(1, qq), VecX<R>::Constant(1, qd), s.t, J);
+        return J;
+      };
+      const JointKinematics<R> J = at(q), Jp = at(R(q + h)), Jm = at(R(q - h));
+      const Vec6<R> expected = (Jp.S_.col(0) - Jm.S_.col(0)) / (R(2) * h) * (qd * qd);
+      const R scale = em.ext[1].radius * qd * qd;
+      INFO("reversed " << reversed);
+      CHECK(R((J.cJ - expected).cwiseAbs().maxCoeff()) <= R("1e-30") * scale);
+      CHECK(R((J.vJ - J.S_.col(0) * qd).cwiseAbs().maxCoeff()) <= R("1e-45") * scale);  // no drive: v_J = S qd
     }
   }
 }
