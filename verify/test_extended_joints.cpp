@@ -253,33 +253,9 @@ TEST_CASE("extended joints: identities of Example 4.6 and Table 4.2 (Reference, 
   }
 }
 
-TEST_CASE("extended joints: double agrees with Reference within a stated budget", "[extended_joints]") {
-  // Both recursions are backward stable: each output is an O(depth) sum of O(1)-conditioned
-  // products, so the normwise error is a modest multiple of n eps; 13 bodies, depth 5, and
-  // cond(D_i) <= ~1e3 on these random bodies allow at most 1e3 n eps ~ 3e-12 relative. A
-  // wrong formula would differ at O(1e-2) (it already fails the Reference tests above).
-  for (std::uint64_t seed : {1, 2, 3}) {
-    const ExtendedModel<double> em = cases::extended_joints_tree(seed);
-    const ExtendedModel<R> emR = em.cast<R>();
-    const Sample s = sample(emR, seed);
-    const VecX<R> expected = oracle_forward(emR, s);
-    auto to_double = [](const VecX<R>& v) { return VecX<double>(v.unaryExpr([](const R& x) { return static_cast<double>(x); })); };
-    ExtendedWorkspace<double> ws(em);
-    VecX<double> qdd(em.tree.nv);
-    std::vector<Vec6<double>> f(s.f_ext.size());
-    for (std::size_t k = 0; k < f.size(); ++k) f[k] = s.f_ext[k].unaryExpr([](const R& x) { return static_cast<double>(x); });
-    const double t = static_cast<double>(s.t);
-    const VecX<double> exp_d = to_double(expected);
-    for (int v = 0; v < 2; ++v) {
-      if (v == 0) AbaExtended::run(em, t, to_double(s.q), to_double(s.qd), to_double(s.tau), &f, qdd, ws);
-      else CrbaExtended::run(em, t, to_double(s.q), to_double(s.qd), to_double(s.tau), &f, qdd, ws);
-      const double err = (qdd - exp_d).cwiseAbs().maxCoeff() / exp_d.cwiseAbs().maxCoeff();
-      INFO("seed " << seed << " variant " << v << " relative error " << err);
-      CHECK(std::isfinite(err));
-      CHECK(err < 1e3 * em.tree.nv * 2.2e-16);
-    }
-  }
-}
+// Double against Reference is gate 3's (verify/support/budgets.hpp: extended_articulated_solves,
+// solve_with_extended_H, recursion) on every sweep case, held to its baseline by tools/gate.py;
+// a looser copy of it here would guard nothing more.
 
 TEST_CASE("extended joints: bad extensions are refused by body and reason", "[extended_joints]") {
   const Model<double> tree = cases::all_joints_tree(1);
