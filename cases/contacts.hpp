@@ -13,6 +13,7 @@
 // draws keep the frictional problem well posed).
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include <Eigen/Eigenvalues>
@@ -74,7 +75,20 @@ VecX<S> consistent_contact_velocity(const Model<S>& m, const PointContacts<S>& c
   const MatX<S> T = contact_T<S>(m, contacts, q);
   const MatX<S> TtT = T.transpose() * T;
   const VecX<S> y = TtT.llt().solve(VecX<S>(T.transpose() * qd));
-  return qd - T * y;
+  VecX<S> out = qd - T * y;
+  // When the contacts hold every freedom (T of rank nv, e.g. chain_contacts' two contacts on a
+  // 2-DoF chain), qd lies in T's range and the difference is rounding alone, ~eps max|qd| in a
+  // direction of nothing: the consistent velocity is zero. Left as it is, that noise is a qd no
+  // contact check can hold to a tolerance relative to its own size (the oracle's, Figure 11.4's
+  // state 3). 64 nv eps covers the rounding of T y (nv-term sums, TtT's conditioning aside).
+  using std::abs;
+  S in_max = S(0), out_max = S(0);
+  for (Eigen::Index k = 0; k < qd.size(); ++k) {
+    in_max = std::max<S>(in_max, S(abs(qd[k])));
+    out_max = std::max<S>(out_max, S(abs(out[k])));
+  }
+  if (out_max <= S(64 * qd.size()) * Eigen::NumTraits<S>::epsilon() * in_max) out.setZero();
+  return out;
 }
 
 // The rows a frictional state holds at zero velocity (friction_dynamics/steps.hpp's T3): each
