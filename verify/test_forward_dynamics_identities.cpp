@@ -244,17 +244,21 @@ TEST_CASE("aba_inverse_inertia: Phi^A_i = (I^A_i)^-1 and I^A_i b^A_i = -p^A_i, b
 }
 
 // dca (section 7.5) finds every joint's constraint force T lambda on its way down the assembly
-// tree (Eq. 7.62) and every body's acceleration from its two handle forces. Both are checked
-// body by body against the RNEA (Table 5.1), which knows nothing of handles: at dca's own qdd,
-// the force across joint i is f_i = T_a tau_i + T lambda_i (Eq. 3.34 with the active force put
-// back), and a_i is the RNEA's body acceleration (both with gravity as the base's -a_g).
+// tree (Eq. 7.62) and every body's acceleration from its handle forces. Both are checked body by
+// body against the RNEA (Table 5.1), which knows nothing of handles: at dca's own qdd, the force
+// across joint i is f_i = T_a tau_i + T lambda_i (Eq. 3.34 with the active force put back), and
+// a_i is the RNEA's body acceleration (both with gravity as the base's -a_g).
 // Chains: GU(7), the DH arm, and one body on each joint type (T of every width, the free joint's
-// empty T included). Tolerance as above: a few levels of 6x6 SPD inverses on bodies with
+// empty T included). Trees, where subassemblies carry three and more handles: the complete binary
+// tree, the alternating 1-2 tree, the skewed tree, the floating humanoid (five limbs on a torso
+// with a free joint), and a forest of three bodies on the base (the base a handle of several joins). Tolerance as above: a few levels of 6x6 SPD inverses on bodies with
 // cond <= ~1e3, far below 1e-40 of the terms, while a wrong sign or transform is O(1).
-TEST_CASE("dca: each joint's force T_a tau + T lambda and each body's acceleration = the RNEA's (Reference)",
+TEST_CASE("dca: each joint's force T_a tau + T lambda and each body's acceleration = the RNEA's, chains and trees (Reference)",
           "[forward_dynamics]") {
   using R = Reference;
   std::vector<Model<double>> models = {cases::build_case("gu:7"), cases::build_case("dh:puma_like")};
+  for (const char* id : {"tree:bf=2:nb=15", "tree:bf=1.5:nb=12", "tree:bf=2:nb=7:skew=0.5:taper=0.9", "humanoid"})
+    models.push_back(cases::build_case(id));
   for (const auto& [id, md] : cases::each_joint_alone()) models.push_back(md);
   {  // every joint type inside one chain, so that assemblies join across joints of every T width
     cases::Rng rng(77);
@@ -268,6 +272,17 @@ TEST_CASE("dca: each joint's force T_a tau + T lambda and each body's accelerati
       parent = cases::add(mb, std::string(joint_type_name(t)) + std::to_string(parent + 1), parent, j,
                           cases::random_xtree(rng), cases::random_body(rng));
     }
+    models.push_back(mb.finish());
+  }
+  {  // bodies 0, 2 and 3 hang from the base: the base's leaf joins three times
+    cases::Rng rng(78);
+    ModelBuilder mb("forest");
+    const int parents[] = {-1, 0, -1, -1, 3, 1};
+    const JointType types[] = {JointType::Revolute, JointType::Spherical, JointType::Prismatic,
+                               JointType::Free, JointType::Revolute, JointType::Cylindrical};
+    for (int i = 0; i < 6; ++i)
+      cases::add(mb, "forest" + std::to_string(i), parents[i], cases::make_joint(types[i], rng.unit_vector(), 0.0),
+                 cases::random_xtree(rng), cases::random_body(rng));
     models.push_back(mb.finish());
   }
   int checked = 0;
@@ -284,13 +299,50 @@ TEST_CASE("dca: each joint's force T_a tau + T lambda and each body's accelerati
     for (int i = 0; i < m.nb; ++i) {
       INFO(md.name << " body " << i << " (" << joint_type_name(m.joint[i].type) << ")");
       const Vec6<R> active = wd.Ta[i] * VecX<R>(x.tau.segment(m.v_idx[i], wd.Ta[i].cols()));
-      const Vec6<R> f = active + wd.dca.f1[i];
+      const Vec6<R> f = active + wd.dca.f_joint[i];
       CHECK((f - wr.f[i]).norm() <= R("1e-40") * (wr.f[i].norm() + R(1)));
       CHECK((wd.a[i] - wr.a[i]).norm() <= R("1e-40") * (wr.a[i].norm() + R(1)));
       ++checked;
     }
   }
-  CHECK(checked >= 18);
+  CHECK(checked >= 18 + 15 + 12 + 7 + 6);
+}
+
+// The point of dca is the depth of its assembly tree (section 7.5: O(log N_B) on a parallel
+// machine). On a chain of nb bodies the edge-centroid split is halving, then the base joins last,
+// so the depth is exactly ceil(log2(nb)) + 1 and no subassembly has more than the two handles of
+// Eq. 7.59. On the complete binary tree of 63 bodies no edge halves every part: measured depth 8
+// against ceil(log2(63)) + 1 = 7, held to twice the chain's depth. The humanoid is a case where
+// a subassembly carries three handles, so the RNEA comparison above exercises handle sets beyond
+// the book's two.
+TEST_CASE("dca: the assembly tree is balanced, with Eq. 7.59's two handles on a chain", "[forward_dynamics]") {
+  auto shape = [](const std::vector<DcaNode>& tree) {
+    std::vector<int> depth(tree.size(), 0);
+    std::size_t handles = 0;
+    for (std::size_t k = 0; k < tree.size(); ++k) {
+      handles = std::max(handles, tree[k].handles.size());
+      if (tree[k].left >= 0) depth[k] = 1 + std::max(depth[tree[k].left], depth[tree[k].right]);
+    }
+    return std::pair<int, std::size_t>(depth.back(), handles);
+  };
+  for (int nb : {1, 2, 3, 7, 8, 30, 31}) {
+    std::vector<int> parent(nb);
+    for (int i = 0; i < nb; ++i) parent[i] = i - 1;
+    const auto tree = dca_assembly_tree(parent);
+    REQUIRE(tree.size() == static_cast<std::size_t>(2 * nb + 1));
+    CHECK(tree.back().handles.empty());
+    const auto [depth, handles] = shape(tree);
+    INFO("chain of " << nb);
+    CHECK(depth == static_cast<int>(std::ceil(std::log2(double(nb)))) + 1);
+    CHECK(handles <= 2);
+  }
+  const Model<double> bt = cases::build_case("tree:bf=2:nb=63");
+  const auto [bt_depth, bt_handles] = shape(dca_assembly_tree(bt.parent));
+  CHECK(bt_depth <= 2 * (static_cast<int>(std::ceil(std::log2(double(bt.nb)))) + 1));
+  const auto humanoid_tree = dca_assembly_tree(cases::build_case("humanoid").parent);
+  CHECK(humanoid_tree.back().handles.empty());
+  CHECK(shape(humanoid_tree).second >= 3);
+  CHECK_THROWS_WITH(dca_assembly_tree({-1, 1}), Catch::Contains("parent[1] = 1"));
 }
 
 }  // namespace test_forward_dynamics_identities

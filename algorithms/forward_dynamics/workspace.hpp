@@ -8,6 +8,7 @@
 #include <Eigen/Cholesky>
 
 #include "factorization/workspace.hpp"
+#include "forward_dynamics/dca_assembly_tree.hpp"
 #include "floating_base/base_state.hpp"
 #include "model/workspace.hpp"
 
@@ -56,34 +57,37 @@ template <class S> void joint_force_subspaces(const Mat6N<S>& Sm, Mat6N<S>& T, M
   Ta = (StS.llt().solve(MatN<S>(Sm.transpose()))).transpose();  // T_a^T = (S^T S)^-1 S^T
 }
 
-// dca (section 7.5) on a chain: the binary assembly tree, nodes numbered children first. Nodes
-// 0..nb-1 are the bodies (leaves); each later node joins its halves lo..mid and mid+1..hi by
-// joint mid + 1; the last node is the whole chain.
-struct DcaNode {
-  int lo, mid, hi, left, right;
-};
+// dca (section 7.5): per node of the assembly tree (dca_assembly_tree.hpp), the coefficients of
+// its handle equation a_h = sum_k Phi_hk f_k + b_h, and what the way down needs again. Sized once
+// from the tree; dca's run() only writes into it.
 template <class S> struct DcaStorage {
   std::vector<DcaNode> tree;
-  std::vector<Mat6<S>> Phi1, Phi4, Phi14, W;  // Eq. 7.59's coefficients per node; W = T Y^-1 T^T of its joint
-  std::vector<Vec6<S>> b1, b4, beta, f1, f4;  // biases, Eq. 7.62's beta, the handle forces found on the way down
+  std::vector<std::vector<Mat6<S>>> Phi;  // h x h blocks, row-major: Phi[node][h * nh + k]
+  std::vector<std::vector<Vec6<S>>> b;    // per handle
+  std::vector<std::vector<Mat6<S>>> g;    // per handle of a join: how its force enters the joint's (dca.hpp)
+  std::vector<std::vector<Mat6<S>>> Wg;   // W g, per handle of a join
+  std::vector<std::vector<Vec6<S>>> F;    // handle forces found on the way down
+  std::vector<Mat6<S>> W;                 // W = T Y^-1 T^T of the node's joint (Eq. 7.62)
+  std::vector<Vec6<S>> beta;              // Eq. 7.62's beta
+  std::vector<Vec6<S>> f_joint;           // T lambda_i across joint i, in body i's coordinates
   DcaStorage() = default;
-  explicit DcaStorage(int nb) {
-    for (int i = 0; i < nb; ++i) tree.push_back({i, i, i, -1, -1});
-    if (nb > 0) split(0, nb - 1);
+  explicit DcaStorage(const std::vector<int>& parent) : tree(dca_assembly_tree(parent)) {
     const std::size_t n = tree.size();
-    Phi1.assign(n, Mat6<S>::Zero());
-    Phi4 = Phi14 = W = Phi1;
-    b1.assign(n, Vec6<S>::Zero());
-    b4 = beta = f1 = f4 = b1;
-  }
-
- private:
-  int split(int lo, int hi) {
-    if (lo == hi) return lo;
-    const int mid = (lo + hi) / 2;
-    const int left = split(lo, mid), right = split(mid + 1, hi);
-    tree.push_back({lo, mid, hi, left, right});
-    return static_cast<int>(tree.size()) - 1;
+    Phi.resize(n);
+    b.resize(n);
+    g.resize(n);
+    Wg.resize(n);
+    F.resize(n);
+    for (std::size_t k = 0; k < n; ++k) {
+      const std::size_t h = tree[k].handles.size();
+      Phi[k].assign(h * h, Mat6<S>::Zero());
+      b[k].assign(h, Vec6<S>::Zero());
+      F[k].assign(h, Vec6<S>::Zero());
+      if (tree[k].joint >= 0) g[k] = Wg[k] = std::vector<Mat6<S>>(h, Mat6<S>::Zero());
+    }
+    W.assign(n, Mat6<S>::Zero());
+    beta.assign(n, Vec6<S>::Zero());
+    f_joint.assign(parent.size(), Vec6<S>::Zero());
   }
 };
 
@@ -115,7 +119,7 @@ template <class S> struct ForwardDynamicsWorkspace : Workspace<S> {
   Forces6<S> base_solve;
   TreePattern schur_pattern;
   PackedRows<S> schur_rows;
-  // dca, chains on the fixed base only (empty otherwise).
+  // dca (section 7.5), any tree.
   DcaStorage<S> dca;
 
   ForwardDynamicsWorkspace() = default;
@@ -154,9 +158,7 @@ template <class S> struct ForwardDynamicsWorkspace : Workspace<S> {
     }
     H = MatX<S>::Zero(m.nv, m.nv);
     C = VecX<S>::Zero(m.nv);
-    bool chain = m.nb > 0;
-    for (int i = 0; i < m.nb; ++i) chain = chain && m.parent[i] == i - 1;
-    if (chain) dca = DcaStorage<S>(m.nb);
+    dca = DcaStorage<S>(m.parent);
     if (is_floating_base(m)) {
       base_solve = Forces6<S>::Zero(6, m.nv);
       schur_pattern = TreePattern(chain_parent(m.nv - 6));
