@@ -2,15 +2,17 @@
 // (test_exactness.cpp): the two limits the book names (every joint forward is forward dynamics,
 // none is inverse dynamics), the given values passed through untouched, nu(fd) and Figure 9.1's
 // reduced parent array on hand-derived trees, section 9.1's humanoid use (prescribed legs,
-// free arms and floating base), and a split of the wrong size refused. Reference values come
-// from the compiled family table (verify/support/family_table.hpp): this file instantiates
-// the variants in double only.
+// free arms and floating base), a manipulator with a passive wrist (with the RNEA as a second
+// witness), and a split of the wrong size refused. Reference values come from the compiled
+// family table (verify/support/family_table.hpp): this file instantiates the variants in double
+// only.
 #include <catch2/catch.hpp>
 
 #include "cases/registry.hpp"
 #include "forward_dynamics/aba.hpp"
 #include "hybrid_dynamics/variants.hpp"
 #include "inverse_dynamics/rnea_spatial.hpp"
+#include "mass_matrix/crba.hpp"
 #include "verify/support/budgets.hpp"
 #include "verify/support/families.hpp"
 #include "verify/support/family_table.hpp"
@@ -171,6 +173,53 @@ TEST_CASE("hybrid dynamics: humanoid with prescribed legs, free arms and a free 
   CHECK((y(a) - y(b)).norm() <= (aba_budget + crba_budget) * ya);
   CHECK((y(a) - y(c)).norm() <= (aba_budget + crba_budget) * ya);
   CHECK((y(b) - y(c)).norm() <= 2 * crba_budget * ya);
+}
+
+TEST_CASE("hybrid dynamics: a manipulator with a passive wrist (UR5: shoulder and elbow prescribed, wrist free)",
+          "[hybrid_dynamics]") {
+  // Section 9.1's other use: joints 0-2 of the UR5 follow given accelerations (a trajectory),
+  // the wrist's joints 3-5 carry no motor torque (tau = 0, f_ext as drawn) and move as the arm's
+  // motion makes them. Hybrid dynamics gives the arm's driving torques and the wrist's
+  // accelerations in one call. Second witness: the RNEA (Table 5.1, no solve) at the completed
+  // qdd must return the computed arm torques and zero on the wrist.
+  const Model<double> m = cases::build_case("urdf:ur5");
+  REQUIRE(m.nb == 6);
+  REQUIRE(m.nv == 6);
+  ForwardJoints fd(m.nb, 0);
+  for (int i = 3; i < 6; ++i) fd[i] = 1;
+  Conditioning cond{m, 3};
+  const double eps = std::numeric_limits<double>::epsilon();
+  const double B_y = budget_eps(BudgetRule::articulated_solves, cond), B_rnea = budget_eps(BudgetRule::recursion, cond);
+  for (int seed : {1, 2, 3}) {
+    cases::State s = cases::random_state(m, seed);
+    s.tau.tail(3).setZero();  // a passive wrist
+    for (const char* v : {"hybrid_aba", "hybrid_crba_sparse", "hybrid_crba_dense"}) {
+      const double d = reference_digits(m, s, fd, v);
+      INFO(v << " seed " << seed << ": " << d << " digits against the oracle");
+      CHECK(d >= 40);  // gate 1's threshold
+    }
+    const HybridResult r = run_hybrid<HybridAba>(m, s, fd);
+    CHECK(r.tau.tail(3).isZero(0.0));      // the wrist's given zeros come back untouched
+    CHECK(r.qdd.head(3) == s.qdd.head(3));  // and so do the arm's given accelerations
+    Workspace<double> ws(m);
+    VecX<double> tau(m.nv);
+    RneaSpatial::run<double>(m, s.q, s.qd, r.qdd, &s.f_ext, tau, ws);
+    // Both sides in double. hybrid_aba's unknowns y = [tau_arm; qdd_wrist] are within its family
+    // budget B_y (articulated_solves, from this model's cond2(D_i) over the seeds) of the truth,
+    // relative to |y|; a wrist acceleration off by dq reaches the RNEA's torques as H dq, with
+    // |H dq| <= |H|_2 |dq|; the RNEA adds its own recursion budget relative to |tau|. Measured:
+    // at most 8.1e-15 against bounds of ~1.3e-11 (first-order budgets are worst cases over all
+    // roundings); a wrong sign or frame is O(1).
+    MatX<double> H(m.nv, m.nv);
+    Crba::run<double>(m, s.q, H, ws);
+    const VecX<double> y = HybridDynamicsFamily::unknowns<double>(m, fd, r.qdd, r.tau);
+    const double H2 = Eigen::SelfAdjointEigenSolver<MatX<double>>(H).eigenvalues().maxCoeff();
+    const double bound = eps * (B_y * (1 + H2) * y.norm() + B_rnea * tau.norm());
+    const double residual = (tau - r.tau).norm();
+    INFO("seed " << seed << ": |RNEA(qdd) - [tau_arm; 0]| = " << residual << ", bound " << bound << " (B_y " << B_y
+                 << " eps, |H|_2 " << H2 << ")");
+    CHECK(residual <= bound);
+  }
 }
 
 TEST_CASE("hybrid dynamics: a split of the wrong size is refused with the sizes named", "[hybrid_dynamics]") {
