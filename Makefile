@@ -91,7 +91,7 @@ $(BENCH_BUILD)/build.ninja: CMakeLists.txt
 
 BENCH_TARGETS = rbdlab_bench rbdlab_bench_frames rbdlab_bench_integration rbdlab_bench_constraints \
                 rbdlab_bench_representations rbdlab_bench_generated rbdlab_bench_batch \
-                rbdlab_bench_contact rbdlab_bench_loops
+                rbdlab_bench_contact rbdlab_bench_loops rbdlab_bench_planar
 build: deps $(BUILD)/build.ninja $(BENCH_BUILD)/build.ninja
 	cmake --build $(BUILD) -j $(JOBS) --target $(VERIFY_TARGETS) rbdlab_tests_sanitized
 	cmake --build $(BENCH_BUILD) -j $(JOBS) --target $(BENCH_TARGETS)
@@ -115,7 +115,8 @@ verify: deps $(BUILD)/build.ninja
 # rbdlab_bench -> bench.json (every family of verify/support/families.hpp, MuJoCo as peer);
 # rbdlab_bench_frames -> bench_frames.json; rbdlab_bench_integration -> bench_integration.json;
 # rbdlab_bench_constraints -> bench_constraints.json; rbdlab_bench_representations -> bench_representations.json;
-# rbdlab_bench_contact -> bench_contact.json; rbdlab_bench_loops -> bench_loops.json (closed loops vs MuJoCo).
+# rbdlab_bench_contact -> bench_contact.json; rbdlab_bench_loops -> bench_loops.json (closed loops vs MuJoCo);
+# rbdlab_bench_planar -> bench_planar.json (section 2.16's planar vectors vs spatial).
 BENCH_QUICK_FLAGS = $(if $(filter 1 true yes,$(QUICK)),--benchmark_min_time=0.01,--benchmark_repetitions=5 \
                     --benchmark_report_aggregates_only=true --benchmark_min_time=0.05)
 define run_bench
@@ -137,6 +138,7 @@ bench: deps $(BENCH_BUILD)/build.ninja
 	$(call run_bench,rbdlab_bench_batch,bench_batch.json,$(BENCH_QUICK_FLAGS))
 	$(call run_bench,rbdlab_bench_contact,bench_contact.json,$(BENCH_QUICK_FLAGS))
 	$(call run_bench,rbdlab_bench_loops,bench_loops.json,$(BENCH_QUICK_FLAGS))
+	$(call run_bench,rbdlab_bench_planar,bench_planar.json,$(BENCH_QUICK_FLAGS))
 
 report: verify bench
 	PYTHONDONTWRITEBYTECODE=1 /usr/bin/python3 -m unittest reports/test_generate.py

@@ -38,6 +38,7 @@ from rbdlab_report import performance_page  # noqa: E402
 from rbdlab_report import accuracy_studies_page  # noqa: E402
 from rbdlab_report import mutation_page  # noqa: E402
 from rbdlab_report import budgets_page  # noqa: E402
+from rbdlab_report import planar_page  # noqa: E402
 
 MANIFEST = ".generated.json"   # what the last successful run wrote (to remove stale pages)
 
@@ -97,6 +98,7 @@ def main(argv=None):
         written += accuracy_studies_page.render(data, tmp, out)   # optional: roundoff.json
         written += mutation_page.render(data, tmp, out)   # optional: mutation.json (make mutate)
         written += budgets_page.render(data, tmp, out)   # budgets and regression limits (baselines)
+        written += planar_page.render(data, tmp, out)   # opcounts.json's planar rows
         commit(tmp, out, written)
     except GenerationError as e:
         print(f"generate.py: error: {e}", file=sys.stderr)

@@ -928,6 +928,89 @@ class MutationPage(unittest.TestCase):
             s.cleanup()
 
 
+class PlanarPage(unittest.TestCase):
+    """planar.md from opcounts.json's "planar" rows: exact fits only, no page without the rows."""
+
+    @staticmethod
+    def rows(m_of_n):
+        # Counts from given polynomials, so the expected formulas are known independently.
+        return [{"n": n,
+                 "rnea": {"planar": {"m": 42 * n - 16, "a": 34 * n - 17}, "spatial": {"m": 154 * n - 67, "a": 126 * n - 59}},
+                 "crba": {"planar": {"m": 3 * n * n + 9 * n - 8, "a": 2 * n * n + 12 * n - 12},
+                          "spatial": {"m": 12 * n * n + 66 * n - 66, "a": 9 * n * n + 61 * n - 64}},
+                 "aba": {"planar": {"m": m_of_n(n), "a": 72 * n - 58}, "spatial": {"m": 399 * n - 328, "a": 358 * n - 311}}}
+                for n in range(1, 11)]
+
+    def test_exact_fit(self):
+        sys.path.insert(0, HERE)
+        from rbdlab_report.planar_page import exact_fit
+        self.assertEqual(exact_fit([(n, 3 * n * n + 9 * n - 8) for n in range(1, 6)]), [-8, 9, 3])
+        self.assertEqual(exact_fit([(n, 85 * n - 61) for n in range(1, 6)]), [-61, 85])
+        self.assertIsNone(exact_fit([(n, n ** 3) for n in range(1, 8)]))   # cubic: beyond degree 2
+        self.assertIsNone(exact_fit([(1, 1), (2, 4), (3, 9)]))             # no spare point to check a quadratic
+
+    def test_page_from_the_rows(self):
+        s = Synthetic(with_bench=False)
+        try:
+            raw = copy.deepcopy(OPCOUNTS)
+            raw["planar"] = self.rows(lambda n: 85 * n - 61)
+            s.write("opcounts.json", raw)
+            result = s.generate()
+            self.assertEqual(result.returncode, 0, result.stderr)
+            page = s.read("planar.md")
+            self.assertIn("(85n - 61)m + (72n - 58)a", page)
+            self.assertIn("(3n^2 + 9n - 8)m + (2n^2 + 12n - 12)a", page)
+            self.assertIn("(planar.md)", s.read("index.md"))
+            # A count off its polynomial at one n: that formula is not printed.
+            raw["planar"] = self.rows(lambda n: 85 * n - 61 + (1 if n == 7 else 0))
+            s.write("opcounts.json", raw)
+            self.assertEqual(s.generate().returncode, 0)
+            page = s.read("planar.md")
+            self.assertNotIn("85n - 61", page)
+            self.assertIn("(42n - 16)m + (34n - 17)a", page)
+        finally:
+            s.cleanup()
+
+    def test_timings_beside_the_counted_ratio(self):
+        s = Synthetic(with_bench=False)
+        try:
+            raw = copy.deepcopy(OPCOUNTS)
+            raw["planar"] = self.rows(lambda n: 85 * n - 61)
+            s.write("opcounts.json", raw)
+            self.assertEqual(s.generate().returncode, 0)
+            self.assertIn("Not run: `make bench` writes reports/data/bench_planar.json", s.read("planar.md"))
+            def run(name, t):
+                return {"name": name, "run_name": name, "run_type": "iteration", "real_time": t, "time_unit": "ns"}
+            s.write("bench_planar.json", {"benchmarks": [run("planar/rnea_planar/chain/n:2", 100.0),
+                                                         run("planar/rnea_spatial/chain/n:2", 321.0)]})
+            result = s.generate()
+            self.assertEqual(result.returncode, 0, result.stderr)
+            timing = s.read("planar.md").split("## Timing", 1)[1]
+            row = [line for line in timing.splitlines() if line.startswith("| RNEA")][0]
+            cells = [c.strip() for c in row.strip("|").split("|")]
+            # 321 / 100 timed; (154 * 2 - 67 + 126 * 2 - 59) / (42 * 2 - 16 + 34 * 2 - 17) = 434 / 119 counted
+            self.assertEqual(cells, ["RNEA", "2", "100", "321", "3.21x", f"{434 / 119:.2f}x"])
+        finally:
+            s.cleanup()
+
+    def test_no_rows_no_page_and_malformed_rows_fail(self):
+        s = Synthetic(with_bench=False)
+        try:
+            self.assertEqual(s.generate().returncode, 0)
+            self.assertFalse(os.path.exists(os.path.join(s.out, "planar.md")))
+            self.assertNotIn("(planar.md)", s.read("index.md"))
+            raw = copy.deepcopy(OPCOUNTS)
+            raw["planar"] = self.rows(lambda n: 85 * n - 61)
+            del raw["planar"][3]["aba"]["spatial"]
+            s.write("opcounts.json", raw)
+            result = s.generate()
+            self.assertNotEqual(result.returncode, 0)
+            self.assertIn("opcounts.json", result.stderr)
+            self.assertIn("planar", result.stderr)
+        finally:
+            s.cleanup()
+
+
 # ---------------------------------------------------------------- numbers come from data (issue 13)
 import ast  # noqa: E402
 import bisect  # noqa: E402
@@ -989,6 +1072,7 @@ SOURCE_ALLOWED = {
     ("budgets_page.py", "10x"): "the hypothetical regression factor the page applies, a parameter of the page",
     ("mutation_page.py", "4500 eps"): "the mutation's definition (a relative perturbation of 1e-12) restated in eps",
     ("mutation_page.py", "1e-12"): "the mutation's definition (a relative perturbation of 1e-12)",
+    ("planar_page.py", "2 eps"): "test_planar.cpp's stated tolerance (16 n^2 eps), a bound, not a measurement",
 }
 # Tokens a generated page may show that no data file holds, with the reason (keyed by page and token).
 PAGE_ALLOWED = {

@@ -300,6 +300,8 @@ class Data:
                     "a": [float(c) for c in f["a"]["coefficients"]],
                     "exact": bool(f["m"].get("exact", False) and f["a"].get("exact", False)),
                     "valid_for": f.get("valid_for", ""), "note": f.get("note", "")}
+            # Section 2.16's planar-vector counts (planar_page.py), optional.
+            self.planar_ops = raw.get("planar")
             # Figure 10.5 (section 10.3.2): the O(nd^2) route on binary trees vs ABA, optional.
             self.fig_10_5 = raw.get("figure_10_5")
             if self.fig_10_5 is not None:

@@ -515,6 +515,9 @@ def index_page(ctx):
     if os.path.exists(os.path.join(data.data_dir, "symbolic.json")):
         L.append("- [Performance past the generic variants](performance.md): symbolic simplification and generated "
                  "code (section 10.4, Table 10.3), batches of states in the vector unit")
+    if data.planar_ops:
+        L.append("- [Planar vectors (section 2.16)](planar.md): the RNEA, CRBA and ABA on 3D planar vectors beside "
+                 "the spatial ones, operation counts vs n")
     if os.path.exists(os.path.join(data.data_dir, "roundoff.json")):
         L.append("- [Accuracy studies: round-off vs n, the planar body, cond(H) vs N_B (sections 10.1-10.2)]"
                  "(accuracy_studies.md)")
