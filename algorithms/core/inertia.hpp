@@ -79,4 +79,13 @@ template <class S> inline void add_transform_transpose(const Transform<S>& X, co
   detail::transform_transpose_to<true>(X, I, acc);
 }
 
+// alpha I = (alpha m, alpha h, lt(alpha Ibar)) (App. A.3, Table A.4): 10m, the upper triangle
+// of Ibar copied from the lower one, so the result is exactly symmetric.
+template <class S> inline Inertia<S> operator*(const S& alpha, const Inertia<S>& I) {
+  Inertia<S> out{alpha * I.m, alpha * I.h, Mat3<S>::Zero()};
+  for (int a = 0; a < 3; ++a)
+    for (int b = 0; b <= a; ++b) out.Ibar(b, a) = out.Ibar(a, b) = alpha * I.Ibar(a, b);
+  return out;
+}
+
 }  // namespace rbd
