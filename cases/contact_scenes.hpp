@@ -1,7 +1,7 @@
 #pragma once
 // Scenes with known answers for chapter 11's simulations, impacts and contact solvers
 // (Featherstone sections 11.5-11.7): a ball bouncing on the ground, Newton's cradle, a stack of
-// blocks. Each is a Model, its candidate
+// blocks, a rocking block. Each is a Model, its candidate
 // point contacts (model/contact.hpp) and an initial state, in double (cast for Reference).
 #include <string>
 #include <vector>
@@ -104,6 +104,37 @@ inline ContactScene block_stack(int n, const std::vector<double>& masses, double
     c.name = k == 0 ? "block 0 on ground" : "block " + std::to_string(k) + " on block " + std::to_string(k - 1);
     s.contacts.push_back(c);
   }
+  return s;
+}
+
+// A rigid rectangular block (Housner's rocking block) on rough ground under gravity g along -z:
+// half-width b along y, half-height h along z, half-depth d along x, mass m, uniform density
+// (I_xx = m (b^2 + h^2) / 3 about the centre, the plane section's; the other two from the box).
+// Free joint, body frame at the centre. Four candidate contacts, the bottom corners (+-d, +-b, -h)
+// against the ground, each with Coulomb's mu (4-facet pyramid along x and y) and e = 0 (the
+// impacts of rocking are plastic: Housner 1963). The state is the block standing flat, centre at
+// z = h, rocking about the edge y = -b with angular velocity omega about x (omega < 0: the edge
+// y = +b comes down, this instant its impact): qd = [omega, 0, 0; v_centre], v_centre =
+// omega e_x x (centre - edge) = omega (0, -h, b).
+inline ContactScene rocking_block(double b, double h, double d, double mass, double g, double mu, double omega) {
+  ModelBuilder mb("rocking block");
+  mb.gravity(Vec3<double>(0, 0, -g));
+  Joint<double> j;
+  j.type = JointType::Free;
+  const Vec3<double> I_c(mass * (b * b + h * h) / 3, mass * (d * d + h * h) / 3, mass * (d * d + b * b) / 3);
+  mb.add_body("block", -1, j, Transform<double>{}, mass, Vec3<double>::Zero(), Mat3<double>(I_c.asDiagonal()));
+  ContactScene s{mb.finish(), PointContacts<double>(4), VecX<double>(7), VecX<double>::Zero(6)};
+  const char* names[] = {"corner (-d, -b)", "corner (+d, -b)", "corner (-d, +b)", "corner (+d, +b)"};
+  for (int k = 0; k < 4; ++k) {
+    PointContact<double>& c = s.contacts[k];
+    c.s = 0;
+    c.point = Vec3<double>(k % 2 == 0 ? -d : d, k < 2 ? -b : b, -h);
+    c.friction = mu;
+    c.restitution = 0;
+    c.name = std::string("block ") + names[k];
+  }
+  s.q << 1, 0, 0, 0, 0, 0, h;
+  s.qd << omega, 0, 0, 0, -omega * h, omega * b;
   return s;
 }
 

@@ -13,7 +13,9 @@
 //  e. Example 11.1's situation for impacts (a ball between two walls): no solution for e > 0,
 //     rest for e = 0; refusals of a restitution outside [0, 1] and of non-finite states;
 //  f. impacts with Coulomb friction (friction_impact.hpp): a spinning ball hitting the ground
-//     sticks or slides through the impact as the closed form of its uncoupled rows says.
+//     sticks or slides through the impact as the closed form of its uncoupled rows says;
+//  g. Housner's rocking block: the plastic impact of a rocking edge keeps (1 - 3/2 sin^2 alpha)
+//     of the angular velocity when friction holds the edge, and less when it slides.
 //
 // Precision: as test_contact_dynamics.cpp. Reference carries ~50 digits; these computations are
 // at most ~1e4 roundings on O(1) numbers and small positive-definite solves, so results agree to
@@ -562,6 +564,68 @@ TEST_CASE("impact dynamics: a spinning ball hits rough ground -- it sticks or sl
   }
   CHECK(sticks == 2);
   CHECK(slides == 2);
+}
+
+TEST_CASE("impact dynamics: Housner's rocking block keeps 1 - 3/2 sin^2 alpha of its angular velocity at each "
+          "impact, when friction holds the landing edge (Reference)",
+          "[impact_dynamics]") {
+  // cases::rocking_block: a 2b x 2h section (alpha = atan(b / h)), rocking about its edge A
+  // (y = -b) at omega^- < 0, lands flat on edge B (y = +b), e = 0. Housner (1963): if B sticks and
+  // A lifts, the only impulse acts at B, so the angular momentum about B is conserved:
+  //   before, about A: I_c omega^- + m ((c - B) x v_c)_x = omega^- (I_c + m (h^2 - b^2)),
+  //   after, about B:  omega^+ (I_c + m R^2),        R^2 = b^2 + h^2,
+  // and with I_c = m R^2 / 3 (the section's) omega^+ / omega^- = 1 - 3/2 sin^2 alpha. The impulse
+  // at B is m (v_c^+ - v_c^-): J_y = -m h (omega^+ - omega^-), J_z = -m b (omega^+ + omega^-),
+  // inside a 4-facet pyramid along x and y iff |J_y| <= mu J_z, here mu >= 0.353. The four
+  // corner contacts all enter the LCP (A's touch with zero approach speed): that the solver
+  // gives A no impulse and B no slip is what is checked, not assumed.
+  const double bd = 0.1, hd = 0.2, dd = 0.15, md = 2;
+  const R b(bd), h(hd), m(md), w_minus("-1.5");
+  const R R2 = b * b + h * h;
+  auto momentum_ratio = [&](const R& I_c) { return (I_c + m * (h * h - b * b)) / (I_c + m * R2); };
+  CHECK(abs(R(momentum_ratio(m * R2 / R(3)) - (R(1) - R("1.5") * b * b / R2))) <= kRel40);  // Housner's printed form
+  // The model holds I_c as rocking_block computed it in double (the same expression, so the same
+  // double), exactly in Reference; the impact is checked against the ratio with that I_c.
+  const R ratio = momentum_ratio(R(md * (bd * bd + hd * hd) / 3));
+  const R w_plus = ratio * w_minus;
+  const R Jy = -m * h * (w_plus - w_minus), Jz = -m * b * (w_plus + w_minus);
+  for (const char* mu_text : {"0.6", "0.2"}) {
+    const R mu(mu_text);
+    const cases::ContactScene scene = cases::rocking_block(bd, hd, dd, md, 9.81, std::stod(mu_text), -1.5);
+    const Model<R> model = scene.model.cast<R>();
+    PointContacts<R> cs;
+    for (const auto& c : scene.contacts) cs.push_back(c.cast<R>());
+    for (auto& c : cs) c.friction = mu;  // the decimal exactly, not its double
+    const VecX<R> q = scene.q.cast<R>();
+    VecX<R> qd(6), after(6);
+    qd << w_minus, R(0), R(0), R(0), -w_minus * h, w_minus * b;  // about A: scene.qd, in Reference
+    CHECK((scene.qd - qd.cast<double>()).norm() <= 1e-15);
+    FrictionWorkspace<R> ws(model);
+    impacts::friction_impact<R>(model, cs, q, qd, ws, after);
+    R pn_A(0), pt_A(0), pn_B(0), px_B(0), py_B(0);
+    for (int k = 0; k < 4; ++k) {
+      (k < 2 ? pn_A : pn_B) += ws.f[3 * k];
+      if (k < 2) pt_A += abs(ws.f[3 * k + 1]) + abs(ws.f[3 * k + 2]);
+      else px_B += ws.f[3 * k + 1], py_B += ws.f[3 * k + 2];
+    }
+    INFO("mu " << mu << ": impulse at A " << pn_A << ", at B (" << px_B << ", " << py_B << ", " << pn_B << "), omega+ "
+               << after[0]);
+    CHECK(abs(px_B) <= kRel40 * Jz);
+    CHECK(after.segment(1, 3).norm() <= kRel40 * abs(w_minus));  // no yaw, roll or sideways motion
+    if (mu_text == std::string("0.6")) {  // |J_y| / J_z = 0.353 < mu: B sticks, Housner's answer
+      CHECK(abs(pn_A) <= kRel40 * Jz);  // A lifts: no impulse there
+      CHECK(abs(pt_A) <= kRel40 * Jz);
+      VecX<R> expected(6);
+      expected << w_plus, R(0), R(0), R(0), -w_plus * h, -w_plus * b;  // about B
+      CHECK(close40(after, expected));
+      CHECK(abs(R(pn_B - Jz)) <= kRel40 * Jz);
+      CHECK(abs(R(abs(py_B) - abs(Jy))) <= kRel40 * Jz);
+    } else {  // 0.2 < 0.353: B slides through the impact, the friction impulse on the pyramid's edge
+      CHECK(abs(R(abs(py_B) - mu * pn_B)) <= kRel40 * pn_B);
+      CHECK(abs(R(after[5] + after[0] * b)) <= kRel40 * abs(w_minus));  // B's normal speed after: 0 (e = 0)
+      CHECK(abs(after[0]) < abs(w_plus));                               // sliding dissipates more
+    }
+  }
 }
 
 }  // namespace test_impact_dynamics
