@@ -13,10 +13,10 @@
 // draws keep the frictional problem well posed).
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <vector>
 
 #include <Eigen/Eigenvalues>
+#include <Eigen/QR>
 #include <Eigen/SVD>
 
 #include "cases/loops.hpp"
@@ -66,6 +66,20 @@ template <class S> MatX<S> contact_T(const Model<S>& m, const PointContacts<S>& 
   return ws.T;
 }
 
+// Whether the columns of T (n x rows: contact rows in joint space) span every joint velocity.
+// Then the velocity they leave free is exactly zero; computed as a projection qd - T y it is
+// rounding amplified by cond(T^T T) (8.7e-49 of |qd| in Reference on GU(2) with chain_contacts,
+// seed 1), and with more rows than n T^T T is singular: a qd no contact check can hold to a
+// tolerance relative to its own size (the oracle's, Figure 11.4's state 3), which aborted
+// rbdlab_bench's start-up check. A snap of results below 64 n eps |qd| missed the bench's
+// states; the rank decides it instead, Eigen's column-pivoting QR's at its default threshold
+// (eps times the size, relative to the largest pivot).
+template <class S> bool holds_every_freedom(const MatX<S>& T) {
+  if (T.cols() < T.rows()) return false;
+  const Eigen::ColPivHouseholderQR<MatX<S>> qr(T);
+  return qr.rank() == T.rows();
+}
+
 // qd projected orthogonally onto null(T^T): qd - T (T^T T)^-1 T^T qd, so zeta = T^T qd = 0
 // (Eq. 11.28). T has full column rank for the drawn contacts (draw_contacts).
 template <class S>
@@ -73,22 +87,10 @@ VecX<S> consistent_contact_velocity(const Model<S>& m, const PointContacts<S>& c
                                     const VecX<S>& qd) {
   if (contacts.empty()) return qd;
   const MatX<S> T = contact_T<S>(m, contacts, q);
+  if (holds_every_freedom<S>(T)) return VecX<S>::Zero(qd.size());
   const MatX<S> TtT = T.transpose() * T;
   const VecX<S> y = TtT.llt().solve(VecX<S>(T.transpose() * qd));
-  VecX<S> out = qd - T * y;
-  // When the contacts hold every freedom (T of rank nv, e.g. chain_contacts' two contacts on a
-  // 2-DoF chain), qd lies in T's range and the difference is rounding alone, ~eps max|qd| in a
-  // direction of nothing: the consistent velocity is zero. Left as it is, that noise is a qd no
-  // contact check can hold to a tolerance relative to its own size (the oracle's, Figure 11.4's
-  // state 3). 64 nv eps covers the rounding of T y (nv-term sums, TtT's conditioning aside).
-  using std::abs;
-  S in_max = S(0), out_max = S(0);
-  for (Eigen::Index k = 0; k < qd.size(); ++k) {
-    in_max = std::max<S>(in_max, S(abs(qd[k])));
-    out_max = std::max<S>(out_max, S(abs(out[k])));
-  }
-  if (out_max <= S(64 * qd.size()) * Eigen::NumTraits<S>::epsilon() * in_max) out.setZero();
-  return out;
+  return qd - T * y;
 }
 
 // The rows a frictional state holds at zero velocity (friction_dynamics/steps.hpp's T3): each
@@ -116,6 +118,7 @@ VecX<S> frictional_velocity(const Model<S>& m, const PointContacts<S>& contacts,
   std::vector<char> sticks(specs.size());
   for (std::size_t i = 0; i < specs.size(); ++i) sticks[i] = specs[i].sticks;
   const MatX<S> K = held_rows<S>(m, contacts, q, sticks);
+  if (holds_every_freedom<S>(K)) return VecX<S>::Zero(qd.size());
   const MatX<S> KtK = K.transpose() * K;
   const VecX<S> y = KtK.llt().solve(VecX<S>(K.transpose() * qd));
   return qd - K * y;

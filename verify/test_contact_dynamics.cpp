@@ -1330,4 +1330,30 @@ TEST_CASE("contact dynamics: M, d, T, T_dot^T qd, lambda and qdd against the enu
   CHECK(checked >= 6);
 }
 
+TEST_CASE("contact states: a velocity the contacts must hold entirely is exactly zero, else T^T qd = 0 (Reference)",
+          "[contact_dynamics]") {
+  // cases::chain_contacts puts two contacts on GU(n): on GU(1) and GU(2) their rows span every
+  // joint velocity, so the consistent qd is 0 exactly (before, a projection left 8.7e-49 |qd| of
+  // rounding on GU(2), which the contact oracle rightly refused: rbdlab_bench's start-up abort);
+  // from GU(3) on a velocity is left with T^T qd = 0 to Reference's rounding (1e-45 of |qd|
+  // leaves a margin of ~1e4 over the ~50-digit arithmetic of a few small solves).
+  using Rf = Reference;
+  for (int n : {1, 2, 3, 7}) {
+    const Model<double> md = cases::build_case("gu:" + std::to_string(n));
+    const Model<Rf> m = md.cast<Rf>();
+    const cases::State s = cases::random_state(md, 1);
+    const VecX<Rf> q = s.q.cast<Rf>(), qd = s.qd.cast<Rf>();
+    const PointContacts<Rf> cs = cases::place_contacts<Rf>(m, q, cases::chain_contacts(n));
+    const VecX<Rf> v = cases::consistent_contact_velocity<Rf>(m, cs, q, qd);
+    const MatX<Rf> T = cases::contact_T<Rf>(m, cs, q);
+    INFO("GU(" << n << "): |v| / |qd| = " << Rf(v.norm() / qd.norm()));
+    if (n <= 2) {
+      CHECK(v.isZero(0));
+    } else {
+      CHECK(v.norm() > Rf("0.01") * qd.norm());
+      CHECK((T.transpose() * v).norm() <= Rf("1e-45") * qd.norm());
+    }
+  }
+}
+
 }  // namespace test_contact_dynamics

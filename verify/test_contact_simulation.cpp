@@ -314,7 +314,7 @@ TEST_CASE("contact simulation: Housner's rocking block pivots on its edge and ke
   while (sim.t < 0.3) {
     const double th_start = tilt();  // the configuration the step's contact rows are taken at
     sim.step();
-    const double th = tilt(), w = sim.qd[0];
+    const double w = sim.qd[0];
     // The impact is the step in which |omega| drops by more than 0.1 rad/s: between impacts
     // gravity changes it by at most h m g R / I_A = 3.3e-4 rad/s per step. The landing step takes
     // the edge's approach speed to 0 (e = 0) a little above the ground (the scheme's target is
