@@ -110,7 +110,8 @@ MatX<S> held_rows(const Model<S>& m, const PointContacts<S>& contacts, const Vec
 
 // qd projected orthogonally onto the null space of the held rows (held_rows), in S: every
 // contact's separation velocity and every sticking contact's slip become zero; a sliding
-// contact keeps its slip. The rows have full column rank (draw_contacts).
+// contact keeps its slip. The drawn rows have full column rank (draw_contacts); dependent ones
+// are projected through a rank-revealing QR.
 template <class S>
 VecX<S> frictional_velocity(const Model<S>& m, const PointContacts<S>& contacts, const VecX<S>& q, const VecX<S>& qd,
                             const std::vector<ContactSpec>& specs) {
@@ -118,7 +119,17 @@ VecX<S> frictional_velocity(const Model<S>& m, const PointContacts<S>& contacts,
   std::vector<char> sticks(specs.size());
   for (std::size_t i = 0; i < specs.size(); ++i) sticks[i] = specs[i].sticks;
   const MatX<S> K = held_rows<S>(m, contacts, q, sticks);
-  if (holds_every_freedom<S>(K)) return VecX<S>::Zero(qd.size());
+  const Eigen::ColPivHouseholderQR<MatX<S>> qr(K);
+  const Eigen::Index r = qr.rank();
+  if (r == K.rows()) return VecX<S>::Zero(qd.size());  // they hold every freedom (holds_every_freedom)
+  if (r < K.cols()) {
+    // Dependent rows (the drawn contacts never have them; cases::chain_friction_contacts on a
+    // binary tree of 7 does: rank 3 of 4), where K^T K is singular and the normal equations
+    // below give no projection at all: subtract qd's part in range(K), spanned by the first r
+    // columns of the QR's orthogonal factor.
+    const MatX<S> Q = MatX<S>(qr.householderQ()).leftCols(r);
+    return qd - Q * VecX<S>(Q.transpose() * qd);
+  }
   const MatX<S> KtK = K.transpose() * K;
   const VecX<S> y = KtK.llt().solve(VecX<S>(K.transpose() * qd));
   return qd - K * y;
