@@ -68,12 +68,19 @@ void lemke_solve(int n, const MatIn& M, const VecIn& d, MatX<S>& Tb, std::vector
   // makes every basis along the path nondegenerate in the lexicographic sense, so the path can
   // neither cycle nor leave it for a ray that a solution exists beside. Degenerate ties are
   // structural in the friction LCP (its last rows have constant term 0: friction_dynamics/lcp.hpp),
-  // where the plain smaller-row rule did end in rays beside solutions.
-  auto lexically_smaller = [&](int i, int r) {
+  // where the plain smaller-row rule did end in rays beside solutions. Entries of the two rows
+  // that agree to tie_tol of the rows' largest are equal: rows that are equal in exact arithmetic
+  // reach here through different eliminations, and rounding must not order them (it did on the
+  // rocking block's four corners, whose two corners per edge give identical tangent rows: double
+  // took the other branch than exact rational arithmetic at the eighth pivot, and ended in a ray).
+  auto lexically_smaller = [&](int i, int r, const S& tie_tol) {
+    S scale = S(0);
+    for (int j = 0; j < n; ++j)
+      scale = std::max(scale, S(std::max(abs_(S(Tb(i, j) / Tb(i, entering))), abs_(S(Tb(r, j) / Tb(r, entering))))));
     for (int j = 0; j < n; ++j) {
       const S a = Tb(i, j) / Tb(i, entering), b = Tb(r, j) / Tb(r, entering);
-      if (a < b) return true;
-      if (b < a) return false;
+      if (abs_(S(a - b)) <= tie_tol * scale) continue;
+      return a < b;
     }
     return i < r;
   };
@@ -86,22 +93,35 @@ void lemke_solve(int n, const MatIn& M, const VecIn& d, MatX<S>& Tb, std::vector
     S colmax = S(0);
     for (int i = 0; i < n; ++i) colmax = std::max(colmax, S(abs_(Tb(i, entering))));
     const S tol = S(64) * S(n) * eps * colmax;
-    // Two ratios within 1024 n eps of each other (relative) are a tie: a degenerate tie computed
+    // Two ratios within tie_tol = 1024 n eps of each other are a tie: a degenerate tie computed
     // through different rows differs by rounding, and must not be decided by it. The rounding
     // grows with the pivots before the tie (each a Gauss-Jordan step on the whole tableau):
     // 64 n eps still let rounding decide on one verify state (humanoid, seed 8, two contacts,
     // mu = 0.001: a ray beside a solution); 1024 n eps decided every state of the first 20 seeds
     // of every verify case, and is still ~1e-12 relative in double at n = 30, far below any
-    // genuine gap between two ratios.
+    // genuine gap between two ratios. The tolerance is relative to the ratios and, absolutely, to
+    // the right-hand column's largest entry over the entering entries: a right side that is 0 in
+    // exact arithmetic is rounding of the size of the entries it was eliminated from, so ratios
+    // near 0 carry an error that is absolute, not relative. Without that floor the rocking block
+    // with one contact per edge (ratios of 1.25e-16 that differ in the third digit, in double)
+    // and with four corners (9.2e-22 apiece, in Reference) passed over the z0 row and ended in a
+    // ray; exact rational arithmetic takes z0 there and stops with the solution.
+    S rhs_scale = S(0);
+    for (int i = 0; i < n; ++i) rhs_scale = std::max(rhs_scale, S(abs_(Tb(i, rhs))));
     int r = -1;
     S best = S(0);
     const S tie_tol = S(1024) * S(n) * eps;
     for (int i = 0; i < n; ++i) {
       if (!(Tb(i, entering) > tol)) continue;
       const S ratio = Tb(i, rhs) / Tb(i, entering);
-      const bool tie = r >= 0 && abs_(S(ratio - best)) <= tie_tol * std::max(abs_(ratio), abs_(best));
+      bool tie = false;
+      if (r >= 0) {  // relative first; the absolute floor, multiplied out, only when that fails
+        const S gap = abs_(S(ratio - best));
+        tie = gap <= tie_tol * std::max(abs_(ratio), abs_(best)) ||
+              gap * std::min(Tb(i, entering), Tb(r, entering)) <= tie_tol * rhs_scale;
+      }
       if (r < 0 || (!tie && ratio < best) ||
-          (tie && basis[r] != z0 && (basis[i] == z0 || lexically_smaller(i, r)))) {
+          (tie && basis[r] != z0 && (basis[i] == z0 || lexically_smaller(i, r, tie_tol)))) {
         r = i;
         best = ratio;
       }
