@@ -11,8 +11,12 @@
 // angular-first convention) and xi = [0; -omega x A^T x_dot] its velocity-dependent rate
 // (V_dot = T u_dot + xi). Baumgarte stabilisation replaces gamma by
 // gamma - 2 alpha C_dot - beta^2 C (Eq. 27's Q_s). The KKT matrix is dense (MatX in a
-// workspace sized once); this route is the comparison, not a fast path.
+// workspace sized once); this route is the comparison, not a fast path. Redundant constraints
+// make it singular: maximal_forward_dynamics refuses that, maximal_loops.hpp solves it.
+#include <iomanip>
+#include <sstream>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include <Eigen/Cholesky>
@@ -99,10 +103,9 @@ template <class S> Mat6<S> inertia_matrix(const Inertia<S>& I) {
 }
 }  // namespace maximal_detail
 
-// u_dot (6 per body, [x_ddot; omega_dot]) of the maximal system, by the KKT system above.
+// The KKT matrix and right side above into ws.K and ws.rhs.
 template <class S>
-void maximal_forward_dynamics(const MaximalSystem<S>& sys, const MaximalState<S>& x, VecX<S>& udot, MaximalWorkspace<S>& ws,
-                              const Baumgarte& stab = {}) {
+void assemble_kkt(const MaximalSystem<S>& sys, const MaximalState<S>& x, MaximalWorkspace<S>& ws, const Baumgarte& stab = {}) {
   const int n = 6 * sys.nb();
   ws.K.setZero();
   for (int i = 0; i < sys.nb(); ++i) {
@@ -142,9 +145,32 @@ void maximal_forward_dynamics(const MaximalSystem<S>& sys, const MaximalState<S>
     ws.rhs.segment(row, k) = g;
     row += k;
   }
+}
+
+// The relative size below which a pivot of the KKT matrix is taken for 0: sqrt(eps) (1.5e-8 in
+// double, 1e-25 in Reference). Redundant constraints leave pivots of rounding size, ~eps of the
+// largest; a mechanism whose KKT is conditioned worse than 1/sqrt(eps) is refused as if redundant.
+template <class S> S kkt_pivot_tolerance() { return S(sqrt_(S(Eigen::NumTraits<S>::epsilon()))); }
+
+// u_dot (6 per body, [x_ddot; omega_dot]) of the maximal system, by the KKT system above and the
+// seed's dense LU. Redundant constraints make the KKT matrix singular, and an LU of it gives
+// numbers, not an answer: a pivot below kkt_pivot_tolerance of the largest is refused instead
+// (maximal_loops.hpp's maximal_forward_dynamics_redundant solves such systems).
+template <class S>
+void maximal_forward_dynamics(const MaximalSystem<S>& sys, const MaximalState<S>& x, VecX<S>& udot, MaximalWorkspace<S>& ws,
+                              const Baumgarte& stab = {}) {
+  assemble_kkt(sys, x, ws, stab);
   ws.lu.compute(ws.K);
+  const auto pivots = ws.lu.matrixLU().diagonal().cwiseAbs();
+  if (!(pivots.minCoeff() > kkt_pivot_tolerance<S>() * pivots.maxCoeff())) {
+    std::ostringstream what;
+    what << "maximal coordinates: the KKT matrix is singular (its LU has a pivot of " << std::setprecision(2)
+         << double(pivots.minCoeff() / pivots.maxCoeff()) << " of the largest, below sqrt(eps)): the lock constraints "
+         << "are redundant or the configuration is singular (maximal_forward_dynamics_redundant solves the former)";
+    throw std::domain_error(what.str());
+  }
   ws.sol = ws.lu.solve(ws.rhs);
-  udot = ws.sol.head(n);
+  udot = ws.sol.head(6 * sys.nb());
 }
 
 // All active rows stacked: C (nc) and C_v (nc x 6 nb), for drift figures and projection.

@@ -10,13 +10,19 @@
 // spanning-tree H, no K, no elimination; body accelerations in world coordinates from one dense
 // KKT solve.
 //
-// Not every loop system has one: the KKT matrix [M C_v^T; C_v 0] is singular when constraints
-// are redundant (a planar four-bar in 3D has 3 more constraints than its rank), and the seed's
-// dense LU then has no answer. maximal_system_with_loops does not check that; the caller picks
-// mechanisms whose constraints are independent. The helical loop joint has no lock (its
-// translation is tied to its rotation; seed 001's Table 1 has no such row set) and is refused.
+// Redundant constraints make the KKT matrix [M C_v^T; C_v 0] singular (a planar four-bar in 3D
+// has 3 more lock rows than their rank), and the seed's dense LU then has no answer
+// (maximal_forward_dynamics refuses it). The system is still consistent (gamma is in the range
+// of C_v at a state that satisfies the constraints), and u_dot is the same in all its solutions
+// (M is positive definite: two solutions differ by (0, dlambda) with C_v^T dlambda = 0), so
+// maximal_forward_dynamics_redundant takes one of them from a complete orthogonal decomposition
+// with the LU's pivot tolerance as its rank threshold; only lambda is then arbitrary (the
+// minimum-norm one). The helical loop joint has no lock (its translation is tied to its
+// rotation; seed 001's Table 1 has no such row set) and is refused.
 #include <stdexcept>
 #include <string>
+
+#include <Eigen/QR>
 
 #include "constraints/maximal_coordinates.hpp"
 #include "model/loop_joint.hpp"
@@ -62,6 +68,20 @@ template <class S> MaximalSystem<S> maximal_system_with_loops(const Model<S>& m,
     sys.locks.push_back(l);
   }
   return sys;
+}
+
+// u_dot of a maximal system whose lock constraints may be redundant (header); returns the rank of
+// the KKT matrix, 6 N_B + rank C_v.
+template <class S>
+int maximal_forward_dynamics_redundant(const MaximalSystem<S>& sys, const MaximalState<S>& x, VecX<S>& udot,
+                                       MaximalWorkspace<S>& ws, const Baumgarte& stab = {}) {
+  assemble_kkt(sys, x, ws, stab);
+  Eigen::CompleteOrthogonalDecomposition<MatX<S>> cod(ws.K.rows(), ws.K.cols());
+  cod.setThreshold(kkt_pivot_tolerance<S>());
+  cod.compute(ws.K);
+  ws.sol = cod.solve(ws.rhs);
+  udot = ws.sol.head(6 * sys.nb());
+  return static_cast<int>(cod.rank());
 }
 
 }  // namespace rbd
