@@ -168,6 +168,13 @@ inline bool friction_well_posed(const Model<double>& m, const VecX<double>& q, c
   return lmin > mu * coupling;
 }
 
+// Every mu halved (at most 8 times, then 0) until friction_well_posed holds at (q, qd).
+inline void make_friction_well_posed(const Model<double>& m, const VecX<double>& q, const VecX<double>& qd,
+                                     std::vector<ContactSpec>& specs) {
+  for (int attempt = 0; attempt <= 8 && !friction_well_posed(m, q, qd, specs); ++attempt)
+    for (ContactSpec& c : specs) c.friction = attempt < 8 ? 0.5 * c.friction : 0.0;
+}
+
 // 1 to 3 contacts (never more than nv - 1, so the contacts cannot fix every acceleration), then
 // thinned from the last until T, at q and in double, has full column rank with
 // sigma_min / sigma_max >= 1e-3: the normals are then independent in joint space, so lambda
@@ -235,10 +242,8 @@ inline std::vector<ContactSpec> draw_contacts(const Model<double>& m, const VecX
       out[i].friction *= 0.25;  // a sliding contact's mu range (above)
     }
     // Friction large against the normals' own response makes the problem ill posed: Painleve's
-    // paradox (no solution, or two) or a self-locking jam (two). Every mu is halved (at most 8
-    // times, then 0) until friction_well_posed holds.
-    for (int attempt = 0; attempt <= 8 && !friction_well_posed(m, q, qd, out); ++attempt)
-      for (ContactSpec& c : out) c.friction = attempt < 8 ? 0.5 * c.friction : 0.0;
+    // paradox (no solution, or two) or a self-locking jam (two).
+    make_friction_well_posed(m, q, qd, out);
   }
   return out;
 }
