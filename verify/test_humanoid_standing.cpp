@@ -100,16 +100,38 @@ Standing standing(double mu) {
   return s;
 }
 
-// The minimum-norm forces F (columns: x of every corner, then y, then z; `axes` picks which are
-// free) with sum_c Phi_c^T F_c = C on the base's six rows, by a complete orthogonal decomposition
-// (the vertical forces alone span only three of the six base directions: force z, moments x, y).
-VecX<R> balancing_forces(const Standing& s, const std::vector<int>& axes) {
+// The base's six rows of each corner force (columns: x of every corner, then y, then z), from the
+// oracle's rows: A F = sum_c Phi_c^T F_c on the base.
+MatX<R> base_balance(const Standing& s) {
   const int nc = static_cast<int>(s.contacts.size());
-  MatX<R> A = MatX<R>::Zero(6, 3 * nc);
-  for (int c : axes)
+  MatX<R> A(6, 3 * nc);
+  for (int c = 0; c < 3; ++c)
     for (int i = 0; i < nc; ++i) A.col(c * nc + i) = s.Phi[c].row(i).head(6).transpose();
+  return A;
+}
+
+// The minimum-norm vertical forces F (same layout, x and y zero) with A F = C on the base's rows,
+// by a complete orthogonal decomposition (the vertical forces alone span only three of the six
+// base directions: force z, moments x, y).
+VecX<R> balancing_forces(const Standing& s) {
+  const int nc = static_cast<int>(s.contacts.size());
+  MatX<R> A = base_balance(s);
+  A.leftCols(2 * nc).setZero();
   const Eigen::CompleteOrthogonalDecomposition<MatX<R>> cod(A);
   return cod.solve(VecX<R>(s.C.head(6)));
+}
+
+// The squeeze: the ground pushes each foot 20 N outward (+y on the left foot's four corners, -y on
+// the right's), which the legs' torques press against; projected onto the null space of the base's
+// balance so that the base stays unactuated.
+VecX<R> squeeze(const Standing& s) {
+  const int nc = static_cast<int>(s.contacts.size());
+  const MatX<R> A = base_balance(s);
+  VecX<R> out = VecX<R>::Zero(3 * nc);
+  for (int i = 0; i < nc; ++i) out[nc + i] = i < 4 ? R(5) : R(-5);
+  const Eigen::CompleteOrthogonalDecomposition<MatX<R>> cod(A);
+  out -= cod.solve(VecX<R>(A * out));
+  return out;
 }
 
 VecX<R> generalized_force(const Standing& s, const VecX<R>& F) {
@@ -130,7 +152,7 @@ TEST_CASE("humanoid standing: on eight sole corners, every contact and friction 
           "[humanoid_standing]") {
   const Standing s = standing(0.8);
   const int nc = static_cast<int>(s.contacts.size());
-  const VecX<R> F = balancing_forces(s, {2});
+  const VecX<R> F = balancing_forces(s);
   const R weight = F.sum();
   const VecX<R> tau = s.C - generalized_force(s, F);
   // The design: the base is balanced (its torques are 0: it is not actuated), every corner
@@ -166,20 +188,9 @@ TEST_CASE("humanoid standing: with the feet pressed together, friction holds it 
           "[humanoid_standing]") {
   const Standing s = standing(0.8);
   const int nc = static_cast<int>(s.contacts.size());
-  const VecX<R> F0 = balancing_forces(s, {2});
+  const VecX<R> F0 = balancing_forces(s);
   const R weight = F0.sum();
-  // The squeeze: the ground pushes each foot 20 N outward (+y on the left foot's four corners, -y on
-  // the right's), which the legs' torques press against; projected onto the null space of the
-  // base's balance so that the base stays unactuated.
-  const int all = 3 * nc;
-  MatX<R> A = MatX<R>::Zero(6, all);
-  for (int c = 0; c < 3; ++c)
-    for (int i = 0; i < nc; ++i) A.col(c * nc + i) = s.Phi[c].row(i).head(6).transpose();
-  VecX<R> squeeze = VecX<R>::Zero(all);
-  for (int i = 0; i < nc; ++i) squeeze[nc + i] = i < 4 ? R(5) : R(-5);
-  const Eigen::CompleteOrthogonalDecomposition<MatX<R>> cod(A);
-  squeeze -= cod.solve(VecX<R>(A * squeeze));
-  const VecX<R> F = F0 + squeeze;
+  const VecX<R> F = F0 + squeeze(s);
   const VecX<R> tau = s.C - generalized_force(s, F);
   REQUIRE(max_abs<R>(VecX<R>(tau.head(6))) <= R("1e-40") * weight);
   for (int i = 0; i < nc; ++i) {  // every corner presses, needs friction, and is well inside the pyramid
@@ -225,17 +236,8 @@ TEST_CASE("humanoid standing: time-stepping keeps it standing still, with and wi
   for (const bool friction : {false, true}) {
     const Standing s = standing(0.8);
     const int nc = static_cast<int>(s.contacts.size());
-    VecX<R> F = balancing_forces(s, {2});
-    if (friction) {  // the squeeze of the previous case, built the same way
-      MatX<R> A = MatX<R>::Zero(6, 3 * nc);
-      for (int c = 0; c < 3; ++c)
-        for (int i = 0; i < nc; ++i) A.col(c * nc + i) = s.Phi[c].row(i).head(6).transpose();
-      VecX<R> squeeze = VecX<R>::Zero(3 * nc);
-      for (int i = 0; i < nc; ++i) squeeze[nc + i] = i < 4 ? R(5) : R(-5);
-      const Eigen::CompleteOrthogonalDecomposition<MatX<R>> cod(A);
-      squeeze -= cod.solve(VecX<R>(A * squeeze));
-      F += squeeze;
-    }
+    VecX<R> F = balancing_forces(s);
+    if (friction) F += squeeze(s);  // the previous case's
     const VecX<double> tau = (s.C - generalized_force(s, F)).unaryExpr([](const R& x) { return double(x); });
     const Model<double> m = cases::humanoid(1);
     const PointContacts<double> cs = cases::place_contacts<double>(m, s.q.unaryExpr([](const R& x) { return double(x); }),
