@@ -59,7 +59,9 @@
 #     accuracy sweep (stop 38): 1293 s, passed, packages present (build 928 s, ctest 169 s,
 #     ci-checks 196 s); a fresh machine adds libsdformat-dev's install to apt-get. With dca on
 #     trees, Table A.4's test and the rocking block (stop 39): 1142 s, passed, packages present
-#     (configure and build 772 s, ctest 174 s, ci-checks 196 s).
+#     (configure and build 772 s, ctest 174 s, ci-checks 196 s). With the four-corner rocking
+#     block, the humanoid standing and the redundant maximal KKT (stop 40): 1079 s, passed,
+#     packages present.
 #   $(BENCH_BUILD) (build-bench/): the benchmark programs, compiled -O3 by BENCH_CXX (GCC, Debian's
 #     default compiler and the one a user's own build most likely uses), so that the timings
 #     describe the code users get. `rbdlab bench` runs the program from this tree.
