@@ -141,6 +141,13 @@ VecX<R> generalized_force(const Standing& s, const VecX<R>& F) {
   return out;
 }
 
+// qdd of variant V (a contact or a friction variant, by its workspace) at the standing state.
+template <class V, class Ws> VecX<R> qdd_of(const Standing& s, const VecX<R>& tau, Ws& ws) {
+  VecX<R> qdd(s.m.nv);
+  V::template run<R>(s.m, s.contacts, s.q, s.qd, tau, nullptr, qdd, ws);
+  return qdd;
+}
+
 template <class Variants, class F> void for_each(F&& f) {
   [&]<class... V>(std::tuple<V...>*) { (f.template operator()<V>(), ...); }(static_cast<Variants*>(nullptr));
 }
@@ -166,8 +173,7 @@ TEST_CASE("humanoid standing: on eight sole corners, every contact and friction 
   const VecX<R> expected = generalized_force(s, F);
   for_each<ContactVariants>([&]<class V>() {
     ContactWorkspace<R> ws(s.m);
-    VecX<R> qdd(s.m.nv);
-    V::template run<R>(s.m, s.contacts, s.q, s.qd, tau, nullptr, qdd, ws);
+    const VecX<R> qdd = qdd_of<V>(s, tau, ws);
     INFO(V::name << ": |qdd| " << max_abs<R>(qdd));
     CHECK(max_abs<R>(qdd) <= R("1e-40") * R(kG));
     // T lambda, through the oracle's rows: the same generalized force as the design's
@@ -176,8 +182,7 @@ TEST_CASE("humanoid standing: on eight sole corners, every contact and friction 
   });
   for_each<FrictionVariants>([&]<class V>() {
     FrictionWorkspace<R> ws(s.m);
-    VecX<R> qdd(s.m.nv);
-    V::template run<R>(s.m, s.contacts, s.q, s.qd, tau, nullptr, qdd, ws);
+    const VecX<R> qdd = qdd_of<V>(s, tau, ws);
     INFO(V::name << ": |qdd| " << max_abs<R>(qdd));
     CHECK(max_abs<R>(qdd) <= R("1e-40") * R(kG));
   });
@@ -201,8 +206,7 @@ TEST_CASE("humanoid standing: with the feet pressed together, friction holds it 
   }
   for_each<FrictionVariants>([&]<class V>() {
     FrictionWorkspace<R> ws(s.m);
-    VecX<R> qdd(s.m.nv);
-    V::template run<R>(s.m, s.contacts, s.q, s.qd, tau, nullptr, qdd, ws);
+    const VecX<R> qdd = qdd_of<V>(s, tau, ws);
     INFO(V::name << ": |qdd| " << max_abs<R>(qdd));
     CHECK(max_abs<R>(qdd) <= R("1e-40") * R(kG));
     for (int i = 0; i < nc; ++i) {  // each corner's force in its 4-facet pyramid (t1 = x, t2 = y)
@@ -215,8 +219,7 @@ TEST_CASE("humanoid standing: with the feet pressed together, friction holds it 
   // than 1 m/s^2 along y at the soles, for 20 N on a few kilograms of leg).
   for_each<ContactVariants>([&]<class V>() {
     ContactWorkspace<R> ws(s.m);
-    VecX<R> qdd(s.m.nv);
-    V::template run<R>(s.m, s.contacts, s.q, s.qd, tau, nullptr, qdd, ws);
+    const VecX<R> qdd = qdd_of<V>(s, tau, ws);
     const VecX<R> a_y = s.Phi[1] * qdd;  // the corners' y accelerations (qd = 0: no bias term)
     INFO(V::name << ": sole accelerations along y, left " << a_y[0] << ", right " << a_y[4]);
     CHECK(a_y[0] < R(-1));
@@ -229,10 +232,10 @@ TEST_CASE("humanoid standing: time-stepping keeps it standing still, with and wi
   // 200 steps of h = 1 ms. At rest with balancing torques, each step's free velocity
   // h H^-1 (tau - C) is undone exactly by the impulses (the step's LCP is the acceleration-level
   // one scaled by h), so the robot stays where it stands up to the rounding of each step's solve,
-  // which is relative to that free velocity: |qd| <= 64 n eps h max|H^-1 (tau - C)| after every
-  // step (the light wrist and ankle links make the free velocity large: the test prints it), and
-  // q moves by at most 200 h of that. A slip or a sinking foot moves it by ~h g = 1e-2 m/s per
-  // step.
+  // which is relative to that free velocity and amplified by G's conditioning on its range:
+  // |qd| <= 64 n eps kappa h max|H^-1 (tau - C)| after every step (kappa below; the test prints
+  // every factor), and q moves by at most 200 h of that. A slip or a sinking foot moves it by
+  // ~h g = 1e-2 m/s per step.
   for (const bool friction : {false, true}) {
     const Standing s = standing(0.8);
     const int nc = static_cast<int>(s.contacts.size());
