@@ -304,6 +304,51 @@ void require_touching(const PointContacts<S>& cs, const ContactRows<S>& rows, co
                               " exceeds the tolerance " + fmt(allowed) + " (the oracle judges " + what_is_judged + ")");
   }
 }
+// State 3 of Figure 11.4, contact by contact. phi is a sum of products of world lengths, so its
+// rounding is ~eps L_i. Phi_i qd's rounding is ~eps (sum_j |Phi_ij|) max|qd| for a qd projected
+// in S (the whole qd's rounding reaches every component); L_i max|qd| is added because a row of
+// Phi can vanish by cancellation (a normal through the joint axis) while its terms are ~L_i.
+template <class S>
+void require_state_3(const PointContacts<S>& cs, const ContactRows<S>& rows, const VecX<S>& qd, const std::string& who) {
+  using std::abs;
+  require_touching<S>(cs, rows, who, "state 3 of Figure 11.4: phi = 0, phi_dot = 0");
+  const S tol = contact_detail::tol<S>(), qd_max = maxabs(qd);
+  const int n = static_cast<int>(qd.size());
+  for (int i = 0; i < static_cast<int>(cs.size()); ++i) {
+    S row = S(0), v = S(0);
+    for (int j = 0; j < n; ++j) {
+      row += abs(rows.Phi(i, j));
+      v += rows.Phi(i, j) * qd[j];
+    }
+    const S vtol = tol * (row + rows.scale[i]) * qd_max;
+    if (!(abs(v) <= vtol))
+      throw std::domain_error(who + ": " + contact_who(cs, i) + ": qd is not consistent with the contact: "
+                              "phi_dot = Phi qd = " + fmt(v) + " exceeds the tolerance " + fmt(vtol) +
+                              " (state 3 of Figure 11.4 needs phi_dot = 0; phi_dot < 0 is an impact)");
+  }
+}
+// The LCP's scales (solve_lcp_by_enumeration's tolerances), given the largest entry inv_max of
+// the inverse inertia that M was made with and u's scale. d's: per contact, the terms of Phi_i u
+// (at u's scale) and of the bias (|bias_i| and L_i max|qd|^2, the size of its centripetal terms,
+// which may cancel). M's: inv_max L^2, an upper size of Phi_i H^-1 Phi_i^T (|Phi_ij| <= ~L_i for a
+// rotation, 1 for a translation) that does not vanish when a row of Phi does by cancellation, so
+// that such a row's M_ii (rounding, ~eps^2) is seen as singular.
+template <class S>
+void lcp_scales(const ContactRows<S>& rows, const MatX<S>& M, const S& inv_max, const S& u_scale, const VecX<S>& qd,
+                S& d_scale, S& M_scale) {
+  using std::abs;
+  const S qd_max = maxabs(qd);
+  d_scale = S(0);
+  S L2 = S(0);
+  for (int i = 0; i < static_cast<int>(rows.Phi.rows()); ++i) {
+    S row = S(0);
+    for (int j = 0; j < static_cast<int>(rows.Phi.cols()); ++j) row += abs(rows.Phi(i, j));
+    const S Li = rows.scale[i];
+    d_scale = std::max<S>(d_scale, row * u_scale + abs(rows.bias[i]) + Li * qd_max * qd_max);
+    L2 = std::max<S>(L2, Li * Li);
+  }
+  M_scale = std::max<S>(maxabs(M), inv_max * L2);
+}
 }  // namespace contact_detail
 
 // zeta_dot = M lambda + d >= 0, lambda >= 0, zeta_dot^T lambda = 0 by enumeration of the subsets
@@ -407,32 +452,12 @@ template <class S> struct ContactLcp {
 template <class S>
 ContactLcp<S> contact_lcp(const Model<S>& m, const PointContacts<S>& cs, const VecX<S>& q, const VecX<S>& qd,
                           const VecX<S>& tau, const std::type_identity_t<ExternalForces<S>>* f_ext) {
-  using std::abs;
   namespace cd = contact_detail;
   detail::check_size(tau.size(), m.nv, "tau", "nv");
   ContactLcp<S> L;
   L.rows = contact_rows(m, cs, q, qd);  // also checks q, qd and the contacts' data
-  const int n = m.nv, nc = static_cast<int>(cs.size());
-  const S tol = cd::tol<S>();
-  const S qd_max = cd::maxabs(qd);
-
-  // State 3 of Figure 11.4, contact by contact. phi is a sum of products of world lengths, so its
-  // rounding is ~eps L_i. Phi_i qd's rounding is ~eps (sum_j |Phi_ij|) max|qd| for a qd projected
-  // in S (the whole qd's rounding reaches every component); L_i max|qd| is added because a row of
-  // Phi can vanish by cancellation (a normal through the joint axis) while its terms are ~L_i.
-  cd::require_touching<S>(cs, L.rows, "contact oracle", "state 3 of Figure 11.4: phi = 0, phi_dot = 0");
-  for (int i = 0; i < nc; ++i) {
-    S row = S(0), v = S(0);
-    for (int j = 0; j < n; ++j) {
-      row += abs(L.rows.Phi(i, j));
-      v += L.rows.Phi(i, j) * qd[j];
-    }
-    const S vtol = tol * (row + L.rows.scale[i]) * qd_max;
-    if (!(abs(v) <= vtol))
-      throw std::domain_error("contact oracle: " + cd::contact_who(cs, i) + ": qd is not consistent with the contact: "
-                              "phi_dot = Phi qd = " + cd::fmt(v) + " exceeds the tolerance " + cd::fmt(vtol) +
-                              " (state 3 of Figure 11.4 needs phi_dot = 0; phi_dot < 0 is an impact)");
-  }
+  const int n = m.nv;
+  cd::require_state_3<S>(cs, L.rows, qd, "contact oracle");
 
   L.H = mass_matrix(m, q);
   L.C = inverse_dynamics(m, q, qd, VecX<S>(VecX<S>::Zero(n)), f_ext);
@@ -444,23 +469,10 @@ ContactLcp<S> contact_lcp(const Model<S>& m, const PointContacts<S>& cs, const V
   L.M = L.rows.Phi * L.W;
   L.d = L.rows.Phi * L.u + L.rows.bias;
 
-  // Scales. u's: what u would be if tau and C did not cancel. d's: per contact, the terms of
-  // Phi_i u (at u's scale) and of the bias (|bias_i| and L_i max|qd|^2, the size of its
-  // centripetal terms, which may cancel). M's: max|H^-1| L^2, an upper size of Phi_i H^-1 Phi_i^T
-  // (|Phi_ij| <= ~L_i for a rotation, 1 for a translation) that does not vanish when a row of Phi
-  // does by cancellation, so that such a row's M_ii (rounding, ~eps^2) is seen as singular.
+  // Scales. u's: what u would be if tau and C did not cancel (the others: lcp_scales).
   const S hinv_max = cd::maxabs(L.Hinv);
   L.u_scale = cd::maxabs(L.u) + hinv_max * (cd::maxabs(tau) + cd::maxabs(L.C));
-  L.d_scale = S(0);
-  S L2 = S(0);
-  for (int i = 0; i < nc; ++i) {
-    S row = S(0);
-    for (int j = 0; j < n; ++j) row += abs(L.rows.Phi(i, j));
-    const S Li = L.rows.scale[i];
-    L.d_scale = std::max<S>(L.d_scale, row * L.u_scale + abs(L.rows.bias[i]) + Li * qd_max * qd_max);
-    L2 = std::max<S>(L2, Li * Li);
-  }
-  L.M_scale = std::max<S>(cd::maxabs(L.M), hinv_max * L2);
+  cd::lcp_scales<S>(L.rows, L.M, hinv_max, L.u_scale, qd, L.d_scale, L.M_scale);
   return L;
 }
 

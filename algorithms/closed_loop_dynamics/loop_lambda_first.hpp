@@ -36,19 +36,12 @@ struct LoopLambdaFirst {
     ltl_solve<S>(ws.pattern, ws.rows, qdd);
   }
 
-  // lambda = P^T L^-T D^+ L^-1 P b, D^+ inverting only the pivots above rank_tol * max |D|.
+  // lambda = A^# b (lambda_system.hpp's semidefinite_solve).
   template <class S> static void solve_semidefinite(ClosedLoopWorkspace<S>& ws) {
     if (ws.nc == 0) return;
-    auto& ldlt = *ws.ldlt;
-    ldlt.compute(ws.A);
-    ws.lambda = ldlt.transpositionsP() * ws.b;
-    ldlt.matrixL().solveInPlace(ws.lambda);
-    const auto D = ldlt.vectorD();
-    S dmax = S(0);
-    for (int i = 0; i < ws.nc; ++i) dmax = std::max(dmax, S(abs_(D[i])));
-    for (int i = 0; i < ws.nc; ++i) ws.lambda[i] = abs_(D[i]) > ws.rank_tol * dmax ? S(ws.lambda[i] / D[i]) : S(0);
-    ldlt.matrixU().solveInPlace(ws.lambda);
-    ws.lambda = ldlt.transpositionsP().transpose() * ws.lambda;
+    ws.ldlt->compute(ws.A);
+    ws.lambda = ws.b;
+    loops::semidefinite_solve<S>(*ws.ldlt, ws.rank_tol, ws.lambda);
   }
 };
 

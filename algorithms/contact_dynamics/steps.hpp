@@ -79,22 +79,40 @@ template <class S> S force_rate_term(const ContactPointMotion<S>& k, const Vec6<
   return f.dot(k.da) + fdot.dot(k.dv);
 }
 
+// n_i and T (Eqs. 11.1, 11.25, 11.31) from ^iX_0 and S0 that a pass has made (the closed-loop family's Table 8.4 makes
+// them too: loop_contact_dynamics/ reads them from its loop workspace instead of making them twice).
+template <class S>
+void contact_columns(const Model<S>& m, const PointContacts<S>& contacts, const std::vector<Transform<S>>& X0,
+                     const Forces6<S>& S0, ContactWorkspace<S>& ws) {
+  ws.T.setZero();
+  for (int i = 0; i < ws.nc; ++i) {
+    const PointContact<S>& c = contacts[i];
+    const Transform<S>& Xs = X0[c.s];
+    const Vec3<S> x = Xs.r + Xs.E.transpose() * c.point;                            // C' (= C) in base coordinates
+    const Vec3<S> n3 = c.p < 0 ? c.normal : Vec3<S>(X0[c.p].E.transpose() * c.normal);
+    const Vec6<S> n = line_force<S>(x, n3);                                         // Eq. 11.1's n, Pluecker at the base origin
+    ws.normal.col(i) = n;
+    force_column<S>(m, c.p, c.s, n, S0, ws.T.col(i));
+  }
+}
+
 // n_i and T for every contact (Eqs. 11.1, 11.25, 11.31), in base coordinates, from ws.Xup and
 // the multi-DoF joints' S of the pass that made them (the RNEA, the CRBA or the ABA). Also what
 // impulsive dynamics needs (impact_dynamics/): the impulses' directions are the same n_i.
 template <class S>
 void contact_normals(const Model<S>& m, const PointContacts<S>& contacts, ContactWorkspace<S>& ws) {
   base_frames_and_subspaces<S>(m, ws, ws.X0, ws.S0);
-  ws.T.setZero();
-  for (int i = 0; i < ws.nc; ++i) {
-    const PointContact<S>& c = contacts[i];
-    const Transform<S>& Xs = ws.X0[c.s];
-    const Vec3<S> x = Xs.r + Xs.E.transpose() * c.point;                            // C' (= C) in base coordinates
-    const Vec3<S> n3 = c.p < 0 ? c.normal : Vec3<S>(ws.X0[c.p].E.transpose() * c.normal);
-    const Vec6<S> n = line_force<S>(x, n3);                                         // Eq. 11.1's n, Pluecker at the base origin
-    ws.normal.col(i) = n;
-    force_column<S>(m, c.p, c.s, n, ws.S0, ws.T.col(i));
-  }
+  contact_columns<S>(m, contacts, ws.X0, ws.S0, ws);
+}
+
+// T_dot^T qd for every contact, after contact_normals or contact_columns. v and avp: each body's
+// velocity and velocity-product acceleration a_i^vp (offset by -a_g, which cancels in a_s - a_p),
+// body coordinates; X0 the ^iX_0 the columns were made with.
+template <class S>
+void contact_rate_terms(const Model<S>& m, const PointContacts<S>& contacts, const std::vector<Vec6<S>>& v,
+                        const std::vector<Vec6<S>>& avp, const std::vector<Transform<S>>& X0, ContactWorkspace<S>& ws) {
+  for (int i = 0; i < ws.nc; ++i)
+    ws.Tdot_qd[i] = force_rate_term<S>(contact_point_motion<S>(m, contacts[i], v, avp, X0), Vec6<S>(ws.normal.col(i)));
 }
 
 // n_i, T and T_dot^T qd for every contact. v and avp: each body's velocity and velocity-product
@@ -103,8 +121,7 @@ template <class S>
 void contact_kinematics(const Model<S>& m, const PointContacts<S>& contacts, const std::vector<Vec6<S>>& v,
                         const std::vector<Vec6<S>>& avp, ContactWorkspace<S>& ws) {
   contact_normals<S>(m, contacts, ws);
-  for (int i = 0; i < ws.nc; ++i)
-    ws.Tdot_qd[i] = force_rate_term<S>(contact_point_motion<S>(m, contacts[i], v, avp, ws.X0), Vec6<S>(ws.normal.col(i)));
+  contact_rate_terms<S>(m, contacts, v, avp, ws.X0, ws);
 }
 
 // M and d must be finite: the pivoting solvers compare magnitudes, and a comparison with NaN is
