@@ -38,6 +38,7 @@
 #include "bench/family_calls.hpp"
 #include "bench/mujoco_peer.hpp"
 #include "cases/auto_tree.hpp"
+#include "cases/model_loop_states.hpp"
 #include "cases/model_source.hpp"
 #include "cases/urdf_robots.hpp"
 #include "cases/gu.hpp"
@@ -258,7 +259,10 @@ void prepare_instance(const BenchCase& bc, int n) {
   I->case_id = bc.id;
   I->n = n;
   I->model = bc.build(n);
-  for (int s = 1; s <= kPool; ++s) I->pool.push_back(cases::random_state(I->model, static_cast<std::uint64_t>(s)));
+  for (int s = 1; s <= kPool; ++s)
+    I->pool.push_back(model_has_own_loops()
+                          ? cases::closed_random_state(I->model, model_loops(), static_cast<std::uint64_t>(s))
+                          : cases::random_state(I->model, static_cast<std::uint64_t>(s)));
   // Exactness first, on the pool's first state, with the timed call.
   for (const VariantCheck& c : check_variants(I->model, I->pool[0])) {
     I->checks[c.family + "/" + c.variant] = c;
@@ -570,6 +574,10 @@ int main(int argc, char** argv) {
       rbd::cases::LoadedModel lm = rbd::cases::load_model_source(model_arg, opt);
       const std::string id = case_id_from(lm.model.name);
       bench_cases() = {fixed_case(id, model_arg + (floating ? " with a free joint at the root" : ""), lm.model)};
+      rbd::bench::model_loops() = lm.loops;
+      if (!lm.loops.empty())
+        std::cerr << "rbdlab_bench: " << lm.loops.size() << " loop joint(s) of the model: the states lie on them, and "
+                  << "the loop families time them; the tree families time the spanning tree\n";
     }
   } catch (const std::exception& e) {
     std::cerr << "rbdlab_bench: cannot build the benchmark models: " << e.what() << "\n";

@@ -16,6 +16,7 @@
 //                       Reference checks and the operation counts call V::run() as it is
 // The timed calls pass no external forces (f_ext = nullptr): MuJoCo's mj_rne has none, and
 // Table 10.1's counts assume none. The oracle is then evaluated with f_ext = 0.
+#include <algorithm>
 #include <type_traits>
 
 #include "rbdlab/api.hpp"
@@ -23,6 +24,17 @@
 #include "verify/support/oracles.hpp"
 
 namespace rbd::bench {
+
+// `rbdlab bench MODEL` on a model with loop joints of its own (an MJCF file's <equality>
+// connect/weld, an SDF file's cycle-closing joints): bench_main.cpp keeps them here and draws the
+// pool's states on them (cases::closed_random_state, which puts them in each state's loop_specs),
+// and the loop families then time those loops instead of the default tip loop below. Set once in
+// main, before any state is made; empty for every other run.
+inline LoopJoints<double>& model_loops() {
+  static LoopJoints<double> loops;
+  return loops;
+}
+inline bool model_has_own_loops() { return !model_loops().empty(); }
 
 // A family is benchmarked once it has an adapter here; until then it is skipped (and named
 // in the run's context, key rbdlab_notes). The primary template marks "no adapter".
@@ -194,7 +206,8 @@ template <> struct Call<verify::GearedDynamicsFamily> {
 };
 
 // Closed-loop dynamics (Featherstone chapter 8): the tree's qdd with one loop joint, a spherical
-// joint from the last body to the base (as opcounts.cpp counts it), its frames solved so that each
+// joint from the last body to the base (as opcounts.cpp counts it; a model's own loops instead,
+// see model_has_own_loops), its frames solved so that each
 // state of the pool closes it and qd projected onto K's null space (cases/loops.hpp), untimed in
 // prepare(). The loops' shape is the same for every state, so the workspace's sizes are made once
 // in the warm-up (ClosedLoopWorkspace::prepare).
@@ -217,7 +230,7 @@ template <> struct Call<verify::ClosedLoopDynamicsFamily> {
     return {spec};
   }
   template <class S> static verify::StateOf<S> timed_state(const Model<S>& m, verify::StateOf<S> x) {
-    x.loop_specs = specs_for(m.nb);
+    if (!model_has_own_loops()) x.loop_specs = specs_for(m.nb);
     return x;
   }
   template <class S> static Out<S> make_output(const Model<S>& m) { return VecX<S>::Zero(m.nv); }
@@ -254,6 +267,37 @@ template <> struct Call<verify::ContactDynamicsFamily> {
   }
   template <class V, class S> static void run(const Model<S>& m, const Arg<S>& a, Out<S>& qdd, Ws<S>& ws) {
     rbdlab::run_inlined<S>([&] { V::template run<S>(m, a.contacts, a.q, a.qd, a.tau, nullptr, qdd, ws); });
+  }
+};
+
+// Loops and contacts together: the closed-loop adapter's loop (a spherical joint from the last
+// body to the base) and the contact adapter's contacts, of which the family keeps those the loop
+// leaves independent (the tip's sits at the loop's centre, where the loop holds it), as
+// opcounts.cpp counts them; closed, placed and qd projected onto both in prepare(), untimed.
+template <> struct Call<verify::LoopContactDynamicsFamily> {
+  static constexpr bool available = true;
+  static constexpr bool has_mujoco_peer = false;  // MuJoCo's equality constraints and contacts are soft
+  template <class S> using Ws = LoopContactWorkspace<S>;
+  template <class S> using Out = VecX<S>;
+  template <class S> struct Arg {
+    LoopJoints<S> loops;
+    PointContacts<S> contacts;
+    VecX<S> q, qd, tau;
+  };
+  template <class S> static verify::StateOf<S> timed_state(const Model<S>& m, verify::StateOf<S> x) {
+    if (!model_has_own_loops()) x.loop_specs = Call<verify::ClosedLoopDynamicsFamily>::specs_for(m.nb);
+    x.contact_specs = cases::chain_contacts(m.nb);
+    // The middle body's first: the family keeps the longest independent prefix.
+    std::reverse(x.contact_specs.begin(), x.contact_specs.end());
+    return x;
+  }
+  template <class S> static Out<S> make_output(const Model<S>& m) { return VecX<S>::Zero(m.nv); }
+  template <class S> static Arg<S> prepare(const Model<S>& m, const verify::StateOf<S>& x) {
+    const auto h = verify::LoopContactDynamicsFamily::held_state<S>(m, timed_state<S>(m, x));
+    return {h.loops, h.contacts, x.q, h.qd, x.tau};
+  }
+  template <class V, class S> static void run(const Model<S>& m, const Arg<S>& a, Out<S>& qdd, Ws<S>& ws) {
+    rbdlab::run_inlined<S>([&] { V::template run<S>(m, a.loops, a.contacts, a.q, a.qd, a.tau, nullptr, qdd, ws); });
   }
 };
 

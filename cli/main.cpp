@@ -76,7 +76,9 @@ const std::map<std::string, std::string> kHelp = {
      "  Times every variant of every family and MuJoCo (built from the same model) on MODEL with\n"
      "  Google Benchmark, after checking each variant's exactness and MuJoCo's agreement. Prints\n"
      "  Google Benchmark's table, or its JSON with --json; --out FILE also writes the JSON there.\n"
-     "  --quick: one repetition (a smoke run). Needs a Release build (make build).\n"},
+     "  --quick: one repetition (a smoke run). Needs a Release build (make build). A model with loop\n"
+     "  joints of its own (MJCF <equality>, SDF cycles): the states lie on them, closed_loop_dynamics\n"
+     "  and loop_contact_dynamics time them, and the tree families time the spanning tree.\n"},
     {"equivalent",
      "usage: rbdlab equivalent MODEL [--seed N] [--gravity gx,gy,gz] [--floating] [--json]\n"
      "  Featherstone section 9.7 on MODEL: moves Table 9.7's inertias from each body to its parent\n"

@@ -12,7 +12,9 @@
 // states on those loops (cases/model_loop_states.hpp), closed-loop family only (case ids
 // "mjcf:<name>"); and examples/sdf/'s four-bar and biped with linkage knees and ankles, whose
 // cycle-closing joints are the loops (cases/sdf_loader.hpp, case ids "sdf:<name>"). That puts the path from a user's closed-loop
-// model to the gates under the regression gate too.
+// model to the gates under the regression gate too. The loop-contact family also runs on those
+// SDF mechanisms (their loops, the drawn contacts they leave independent) and on the biped
+// standing on its soles ("sdf:biped_linkages_standing").
 #include <iostream>
 
 #include "cases/closed_mjcf.hpp"
@@ -21,6 +23,33 @@
 #include "cases/sdf_loader.hpp"
 #include "verify/support/accuracy.hpp"
 #include "verify/support/json_out.hpp"
+
+namespace {
+
+// The SDF biped standing on its feet (issue 15): its knee four-bars and ankle actuators closed,
+// its sole welds dropped, and each foot on three corners of its sole (a tripod: the contacts the
+// loop-contact family keeps must be independent, and a fourth corner on a rigid sole is not),
+// at random states on those loops with each sole's plane put through its corners.
+rbd::cases::State biped_standing_state(const rbd::cases::SdfModel& sd, const rbd::Model<double>& md, int seed) {
+  rbd::LoopJoints<double> linkages;
+  for (const auto& L : sd.loops)
+    if (L.type != rbd::LoopJointType::Weld) linkages.push_back(L);
+  rbd::cases::State s = rbd::cases::closed_random_state(md, linkages, static_cast<std::uint64_t>(seed));
+  s.contacts.clear();
+  for (const char* foot : {"left_foot", "right_foot"})
+    for (int b = 0; b < md.nb; ++b)
+      if (md.body_name[b] == foot)
+        for (const auto& [x, y] : {std::pair{-0.05, -0.04}, std::pair{-0.05, 0.04}, std::pair{0.15, 0.0}}) {
+          rbd::cases::ContactSpec c;  // the sole (z = -0.05 in the foot's frame: test_loop_contact_dynamics.cpp)
+          c.s = b;
+          c.point = rbd::Vec3<double>(x, y, -0.05);
+          s.contacts.push_back(c);
+        }
+  if (s.contacts.size() != 6) throw std::runtime_error("biped_linkages.sdf: the feet 'left_foot' and 'right_foot' were not found");
+  return s;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   using namespace rbd::verify;
@@ -54,6 +83,12 @@ int main(int argc, char** argv) {
         return rbd::cases::closed_random_state(md, sd.loops, static_cast<std::uint64_t>(seed));
       };
       measure_accuracy(closed_loop_dynamics_family(), "sdf:" + name, sd.model, kSeeds, 1, sink, draw);
+      measure_accuracy(loop_contact_dynamics_family(), "sdf:" + name, sd.model, kSeeds, 1, sink, draw);
+    }
+    {  // The biped standing: see biped_standing_state.
+      const rbd::cases::SdfModel sd = rbd::cases::load_sdf(std::string(RBDLAB_SOURCE_DIR) + "/examples/sdf/biped_linkages.sdf");
+      const StateSource draw = [&sd](const rbd::Model<double>& md, int seed) { return biped_standing_state(sd, md, seed); };
+      measure_accuracy(loop_contact_dynamics_family(), "sdf:biped_linkages_standing", sd.model, kSeeds, 1, sink, draw);
     }
   } catch (const std::exception& e) {
     std::cerr << "accuracy sweep failed: " << e.what() << "\n";
@@ -72,6 +107,7 @@ int main(int argc, char** argv) {
                                                  {"solve_with_sparse_loops", "cond_r(A)*(32*(depth+1)+4*m), A = T^T P^T I^-1 P T of m rows (section 8.13), cond_H_max in the record is cond_r(A)"},
                                                  {"solve_with_contacts", "cond2(Z_A^T H Z_A)*cond2(T_A)*(32*(depth+1)+4*(nv+nc)), A the active contacts, cond_H_max in the record is that product"},
                                                  {"impact_with_contacts", "cond2(Z_A^T H Z_A)*cond2(T_A)*(32*(depth+1)+4*(nv+nc)), A the contacts given an impulse, cond_H_max in the record is that product"},
+                                                 {"solve_with_loop_contacts", "cond2(Z^T H Z)*cond_r([K; T_A^T])*(32*(depth+1)+4*(nv+n^c+nc)), Z spanning both null spaces, A the active contacts, cond_H_max in the record is that product"},
                                                  {"friction_with_contacts", "cond2(Z_A^T H Z_A)*cond2(K_A)*rho_f*(32*(depth+1)+4*(nv+N)), K_A the held rows, rho_f the friction tilt (budgets.hpp), cond_H_max in the record is that product"}}},
                                {"budget_derivations", "verify/support/budgets.hpp"},
                                {"budget_measured_against", "RMS over seeds of ||x_ref|| (typical output size)"},

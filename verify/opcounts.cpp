@@ -133,6 +133,30 @@ template <class Family, class V> OpCounts count_on(const Model<double>& model) {
     cws.prepare(m, contacts);
     VecX<Counted> qdd(m.nv);
     c = count_ops([&] { V::template run<Counted>(m, contacts, x.q, qd, x.tau, nullptr, qdd, cws); });
+  } else if constexpr (std::is_same_v<Family, LoopContactDynamicsFamily>) {
+    // The closed-loop family's loop (a spherical joint from the tip to the base) and the contact
+    // family's cases::chain_contacts, of which the family keeps those the loop leaves independent
+    // (cases::contacts_free_of_loops, as its gates do: the tip's contact sits at the loop's centre,
+    // where the loop holds it, and on GU(n) with n < 5 the loop leaves too few freedoms for the
+    // middle one), closed and placed at the state's q with qd consistent with both, outside the
+    // count. For n < 4 the loop locks the chain: the count is then the locked solve's.
+    cases::LoopSpec spec;
+    spec.type = LoopJointType::Spherical;
+    spec.p = -1;
+    spec.s = m.nb - 1;
+    spec.XS_offset = Vec3<double>(0.1, 0.05, -0.02);
+    spec.qJ = {1, 0, 0, 0};
+    const LoopJoints<Counted> loops = cases::close_loops<Counted>(m, x.q, {spec});
+    std::vector<cases::ContactSpec> chain = cases::chain_contacts(m.nb);
+    std::reverse(chain.begin(), chain.end());  // the middle body's first: the family keeps the longest independent prefix
+    const std::vector<cases::ContactSpec> specs =
+        cases::contacts_free_of_loops(model, {spec}, neutral_configuration(model), chain);
+    const PointContacts<Counted> contacts = cases::place_contacts<Counted>(m, x.q, specs);
+    const VecX<Counted> qd = cases::consistent_loop_contact_velocity<Counted>(m, loops, contacts, x.q, x.qd);
+    LoopContactWorkspace<Counted> lws(m);
+    VecX<Counted> qdd(m.nv);
+    V::template run<Counted>(m, loops, contacts, x.q, qd, x.tau, nullptr, qdd, lws);  // sizes the workspace
+    c = count_ops([&] { V::template run<Counted>(m, loops, contacts, x.q, qd, x.tau, nullptr, qdd, lws); });
   } else if constexpr (std::is_same_v<Family, ImpactDynamicsFamily>) {
     // The same two contacts with e = 0.5, the tip's approaching (cases::approaching_velocity),
     // outside the count; the count includes whichever pivots the impact takes.
@@ -862,6 +886,7 @@ int main(int argc, char** argv) {
     count_family<GearedDynamicsFamily>(records, fits);
     count_family<ClosedLoopDynamicsFamily>(records, fits);
     count_family<ContactDynamicsFamily>(records, fits);
+    count_family<LoopContactDynamicsFamily>(records, fits);
     count_family<ImpactDynamicsFamily>(records, fits);
     count_family<FrictionDynamicsFamily>(records, fits);
     count_family<ExtendedInverseDynamicsFamily>(records, fits);

@@ -1,7 +1,8 @@
 // Closed-loop forward dynamics through an explicit loop-closure function (Featherstone section
-// 8.11, algorithms/closed_loop_dynamics/closure_function.hpp), on the two mechanisms whose loops
+// 8.11, algorithms/closed_loop_dynamics/closure_function.hpp), on the mechanisms whose loops
 // have closed-form solutions: Figure 8.3's arm (the figure's own formulas,
-// cases::Figure83Closure) and the planar four-bar (cases::FourBarClosure). Checked against
+// cases::Figure83Closure), the planar four-bar (cases::FourBarClosure) and the five-bar of
+// examples/mjcf/ read through MuJoCo (cases::FiveBarClosure, two independent variables). Checked against
 // computations that share nothing with the closure formulas:
 //  a. Figure 8.3's gamma and G against the case's vector derivation of the same closure
 //     (figure_8_3_state: P - D, not the triangle);
@@ -25,7 +26,9 @@
 #include <vector>
 
 #include "cases/actuated_arm.hpp"
+#include "cases/five_bar_closure.hpp"
 #include "cases/four_bar.hpp"
+#include "cases/mjcf_loader.hpp"
 #include "closed_loop_dynamics/closure_function.hpp"
 #include "closed_loop_dynamics/variants.hpp"
 #include "reference/loop_oracle.hpp"
@@ -81,6 +84,25 @@ template <class S> Mechanism<S, cases::FourBarClosure<S>> four_bar() {
     VecX<S> y(1), yd(1);
     y << S(a);
     yd << S(1.7);
+    out.ys.push_back(y);
+    out.yds.push_back(yd);
+  }
+  return out;
+}
+
+// The five-bar of examples/mjcf/five_bar.xml as MuJoCo's compiler reads it (cases/mjcf_loader.hpp),
+// cast to S: the closure reads its geometry from the cast model, so it is exact in S. Base angles
+// within +-0.4 rad of the drawn pose, where the distal links stay 40-100 degrees apart.
+template <class S> Mechanism<S, cases::FiveBarClosure<S>> five_bar() {
+  const cases::MjcfModel mj = cases::load_mjcf(std::string(RBDLAB_SOURCE_DIR) + "/examples/mjcf/five_bar.xml");
+  const Model<S> m = mj.model.template cast<S>();
+  const LoopJoints<S> loops = loops_as<S>(mj.loops);
+  Mechanism<S, cases::FiveBarClosure<S>> out{"five-bar", m, loops, cases::FiveBarClosure<S>(m, loops.at(0)), {}, {}};
+  for (const auto& [a, b] : {std::pair{0.0, 0.0}, std::pair{0.3, -0.2}, std::pair{-0.35, 0.25}, std::pair{0.2, 0.4},
+                             std::pair{-0.4, -0.3}}) {
+    VecX<S> y(2), yd(2);
+    y << S(a), S(b);
+    yd << S(1.3), S(-0.7);
     out.ys.push_back(y);
     out.yds.push_back(yd);
   }
@@ -177,11 +199,28 @@ TEST_CASE("G and g of both closure functions are the derivatives of gamma", "[cl
     INFO("four-bar, state " << i);
     check_derivatives(fb.closure, fb.m, fb.ys[i], fb.yds[i]);
   }
+  const auto fv = five_bar<R>();
+  for (std::size_t i = 0; i < fv.ys.size(); ++i) {
+    INFO("five-bar, state " << i);
+    check_derivatives(fv.closure, fv.m, fv.ys[i], fv.yds[i]);
+  }
+}
+
+// The five-bar's closure at y = 0 is the pose the file draws: q = 0 (MuJoCo's qpos0).
+TEST_CASE("the five-bar's closure function returns the drawn pose at y = 0", "[closure_fn]") {
+  const auto fv = five_bar<R>();
+  const Evaluated e = evaluate(fv.closure, fv.m, fv.ys[0], fv.yds[0]);
+  // The file gives its angles to 1e-10 degrees (~2e-12 rad) and MuJoCo computes the right arm's
+  // anchor in double: the drawn pose closes the loop to ~1e-12, so gamma(0) is q = 0 to that.
+  CHECK(e.q.cwiseAbs().maxCoeff() < R("1e-9"));
+  CHECK(e.q[0] == R(0));
+  CHECK(e.q[2] == R(0));
 }
 
 TEST_CASE("closure-function dynamics equals section 8.5's methods and the loop oracle", "[closure_fn]") {
   check_against_section_8_8(figure_8_3<R>());
   check_against_section_8_8(four_bar<R>());
+  check_against_section_8_8(five_bar<R>());
 }
 
 // e: in double against Reference on the same inputs (the states are doubles), within the
@@ -191,7 +230,8 @@ TEST_CASE("closure-function dynamics equals section 8.5's methods and the loop o
 // formulas, kappa, so 32 kappa eps more, with
 //   Figure 8.3: kappa = 2 (l1^2 + l2^2) / d^2  (d^2 = l1^2 + l2^2 - 2 l1 l2 cos(theta1) cancels,
 //               and g's u3 goes like 1 / d^4: twice the relative error of d^2);
-//   four-bar:   kappa = 1 / |sin(phi3 - phi2)|  (the 2 x 2 solve of the closure's derivative).
+//   four-bar:   kappa = 1 / |sin(phi3 - phi2)|  (the 2 x 2 solve of the closure's derivative);
+//   five-bar:   kappa = 1 / |sin| of the angle between the distal links (its 2 x 2 solve).
 TEST_CASE("closure-function dynamics in double is within its budget", "[closure_fn]") {
   auto run = [](const auto& md, const auto& mr, auto kappa_of) {
     const double eps = std::numeric_limits<double>::epsilon();
@@ -222,6 +262,9 @@ TEST_CASE("closure-function dynamics in double is within its budget", "[closure_
     const cases::FourBarState<double> st = cases::four_bar_state<double>(fp, y1, 1.0);
     return 1 / std::abs(std::sin(st.phi3 - st.phi2));
   });
+  const auto fv = five_bar<double>();
+  std::size_t k = 0;  // run() asks for kappa state by state, in order
+  run(fv, five_bar<R>(), [&](double) { return 1 / fv.closure.transmission_sine(fv.ys[k++]); });
 }
 
 namespace {

@@ -16,7 +16,10 @@
 //  - impact_dynamics: qd^+ after an impact at the same contacts, each with its drawn restitution,
 //    against the oracle's impact LCP solved by the same enumeration (reference/impact_oracle.hpp);
 //  - friction_dynamics: qdd at the same contacts with their drawn Coulomb friction (sticking or
-//    sliding) against the oracle's enumeration of contact modes (reference/friction_oracle.hpp).
+//    sliding) against the oracle's enumeration of contact modes (reference/friction_oracle.hpp);
+//  - loop_contact_dynamics: qdd at the state's random loops and the contacts they leave
+//    independent, against the loop oracle's independent coordinates with the contact oracle's
+//    rows and enumeration (reference/loop_contact_oracle.hpp).
 #include "verify/support/exactness.hpp"
 #include "verify/support/families.hpp"
 
@@ -90,6 +93,11 @@ TEST_CASE("family table: all_families() lists every family of AllFamilies, in or
 TEST_CASE("exactness: friction_dynamics variants agree with the mode-enumerating friction oracle to 40 digits",
           "[exactness][friction_dynamics]") {
   check_family_exactness(friction_dynamics_family());
+}
+
+TEST_CASE("exactness: loop_contact_dynamics variants agree with the composed loop and contact oracles to 40 digits",
+          "[exactness][loop_contact_dynamics]") {
+  check_family_exactness(loop_contact_dynamics_family());
 }
 
 TEST_CASE("exactness: extended_inverse_dynamics variants agree with the Lagrangian oracle to 40 digits",

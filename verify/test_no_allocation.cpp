@@ -322,6 +322,32 @@ TEST_CASE("no allocation: contact variants, once the contacts' shape is prepared
   }
 }
 
+TEST_CASE("no allocation: loop-contact variants, once the loops' and contacts' shape is prepared", "[allocation]") {
+  // The two workspaces inside are sized by their own prepare() and the family's by
+  // LoopContactWorkspace::prepare, all on the first call with a shape; the rank K turns out to
+  // have, and the pivoting's sets, change no size.
+  for (const rbd::Model<double>& m : models()) {
+    const rbd::cases::State x = rbd::cases::random_state(m, 1);
+    const rbd::LoopJoints<double> loops = rbd::cases::close_loops<double>(m, x.q, x.loops);
+    const rbd::PointContacts<double> contacts =
+        rbd::cases::place_contacts<double>(m, x.q, rbd::cases::contacts_free_of_loops(m, x.loops, x.q, x.contacts));
+    const VecX qd = rbd::cases::consistent_loop_contact_velocity<double>(m, loops, contacts, x.q, x.qd);
+    rbd::verify::for_each_type<rbd::LoopContactVariants>([&]<class V>() {
+      rbd::LoopContactWorkspace<double> ws(m);
+      VecX qdd(m.nv);
+      V::template run<double>(m, loops, contacts, x.q, qd, x.tau, &x.f_ext, qdd, ws);  // the first call prepares
+      for (int k = 2; k <= 3; ++k) {
+        const Allocations a =
+            counted_allocations([&] { V::template run<double>(m, loops, contacts, x.q, qd, x.tau, &x.f_ext, qdd, ws); });
+        INFO("loop_contact_dynamics/" << V::name << " on " << m.name << " (" << loops.size() << " loop joints, "
+                                      << contacts.size() << " contacts), call " << k << ": " << a.new_calls
+                                      << " operator new, " << a.malloc_calls << " malloc-family calls");
+        CHECK(a.total() == 0);
+      }
+    });
+  }
+}
+
 TEST_CASE("no allocation: impact variants, once the contacts' shape is prepared", "[allocation]") {
   // ImpactWorkspace::prepare sizes zeta^- and zeta^+ with the contact family's matrices; the
   // restitution check on every call allocates only when it throws.

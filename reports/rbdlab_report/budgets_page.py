@@ -28,6 +28,7 @@ RULE_FORMULA = {"recursion": "16 (d + 1)", "solve_with_H": "cond2(H) (32 (d + 1)
                 "solve_with_sparse_loops": "cond_r(A) (32 (d + 1) + 4 m), A = T^T P^T I^-1 P T of m rows",
                 "solve_with_contacts": "cond2(Z_A^T H Z_A) cond2(T_A) (32 (d + 1) + 4 (nv + nc))",
                 "impact_with_contacts": "cond2(Z_A^T H Z_A) cond2(T_A) (32 (d + 1) + 4 (nv + nc)), A the impact's",
+                "solve_with_loop_contacts": "cond2(Z^T H Z) cond_r([K; T_A^T]) (32 (d + 1) + 4 (nv + n^c + nc)), Z spanning the null space of both",
                 "friction_with_contacts": "cond2(Z_A^T H Z_A) cond2(K_A) rho_f (32 (d + 1) + 4 (nv + N)), K_A the held rows",
                 "extended_articulated_solves": "32 (d + 1) max_i cond2(D_i), D_i of the extended joints",
                 "solve_with_extended_H": "cond2(H) (32 (d + 1) + 4 nv), H of the extended joints"}

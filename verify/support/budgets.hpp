@@ -79,6 +79,8 @@
 #include "extended_joints/variants.hpp"
 #include "friction_dynamics/friction_lemke.hpp"
 #include "impact_dynamics/impact_dantzig.hpp"
+#include "cases/loop_contacts.hpp"
+#include "loop_contact_dynamics/loop_contact_nullspace.hpp"
 #include <Eigen/SVD>
 #include "forward_dynamics/aba.hpp"
 #include "mass_matrix/crba.hpp"
@@ -97,7 +99,7 @@ inline cases::State default_state(const Model<double>& md, int seed) {
 enum class BudgetRule {
   recursion, solve_with_H, articulated_solves, inverse_inertias, solve_with_geared_H, solve_with_loops, solve_with_sparse_loops,
   solve_with_contacts,
-  impact_with_contacts, friction_with_contacts, extended_articulated_solves, solve_with_extended_H
+  impact_with_contacts, solve_with_loop_contacts, friction_with_contacts, extended_articulated_solves, solve_with_extended_H
 };
 
 inline std::string_view rule_name(BudgetRule r) {
@@ -111,6 +113,7 @@ inline std::string_view rule_name(BudgetRule r) {
     case BudgetRule::solve_with_sparse_loops: return "solve_with_sparse_loops";
     case BudgetRule::solve_with_contacts: return "solve_with_contacts";
     case BudgetRule::impact_with_contacts: return "impact_with_contacts";
+    case BudgetRule::solve_with_loop_contacts: return "solve_with_loop_contacts";
     case BudgetRule::friction_with_contacts: return "friction_with_contacts";
     case BudgetRule::extended_articulated_solves: return "extended_articulated_solves";
     case BudgetRule::solve_with_extended_H: return "solve_with_extended_H";
@@ -129,6 +132,8 @@ inline std::string_view rule_formula(BudgetRule r) {
     case BudgetRule::solve_with_sparse_loops: return "cond_r(A) (32 (d + 1) + 4 m), A = T^T P^T I^-1 P T of m rows";
     case BudgetRule::solve_with_contacts: return "cond2(Z_A^T H Z_A) cond2(T_A) (32 (d + 1) + 4 (nv + nc))";
     case BudgetRule::impact_with_contacts: return "cond2(Z_A^T H Z_A) cond2(T_A) (32 (d + 1) + 4 (nv + nc)), A the impact's";
+    case BudgetRule::solve_with_loop_contacts:
+      return "cond2(Z^T H Z) cond_r([K; T_A^T]) (32 (d + 1) + 4 (nv + n^c + nc)), Z spanning the null space of both";
     case BudgetRule::friction_with_contacts: return "cond2(Z_A^T H Z_A) cond2(K_A) rho_f (32 (d + 1) + 4 (nv + N)), K_A the held rows";
     case BudgetRule::extended_articulated_solves: return "32 (d + 1) max_i cond2(D_i), D_i of the extended joints";
     case BudgetRule::solve_with_extended_H: return "cond2(H) (32 (d + 1) + 4 nv), H of the extended joints";
@@ -350,6 +355,33 @@ inline double max_cond_impacts(const Model<double>& md, int seeds, int& nc_max, 
   });
 }
 
+// For the loop-contact variants, at the state the family makes (families.hpp: the loops closed,
+// the contacts the loops leave independent, qd projected onto both), from loop_contact_nullspace's
+// solution in double: at a nondegenerate solution the active contacts A (lambda_i > 0) are
+// equality constraints beside the loops', so qdd is the constrained solve of solve_with_loops with
+// the rows [K; T_A^T]: cond2(Z^T H Z) cond_r([K; T_A^T]) by the same argument (with the loops'
+// rank test: K's redundant rows are dropped, not inverted). K, k, M, d and the pivoting add
+// (nv + n^c + nc) roundings per entry.
+inline double max_cond_loop_contacts(const Model<double>& md, int seeds, int& rows_max, const StateSource& draw = default_state) {
+  return worst_over_seeds(seeds, rows_max, [&](int seed) {
+    const cases::State s = draw(md, seed);
+    const LoopJoints<double> loops = cases::close_loops<double>(md, s.q, s.loops);
+    const PointContacts<double> contacts =
+        cases::place_contacts<double>(md, s.q, cases::contacts_free_of_loops(md, s.loops, s.q, s.contacts));
+    const VecX<double> qd = cases::consistent_loop_contact_velocity<double>(md, loops, contacts, s.q, s.qd);
+    LoopContactWorkspace<double> ws(md);
+    VecX<double> qdd(md.nv);
+    LoopContactNullspace::run<double>(md, loops, contacts, s.q, qd, s.tau, nullptr, qdd, ws);
+    int na = 0;
+    for (int i = 0; i < ws.contact.nc; ++i) na += ws.contact.lambda[i] > 0;
+    MatX<double> rows(ws.loop.nc + na, md.nv);
+    rows.topRows(ws.loop.nc) = ws.loop.K;
+    for (int i = 0, r = ws.loop.nc; i < ws.contact.nc; ++i)
+      if (ws.contact.lambda[i] > 0) rows.row(r++) = ws.contact.T.col(i).transpose();
+    return std::pair{cond_constrained(rows, ws.loop.H, ws.loop.rank_tol), ws.loop.nc + ws.contact.nc};
+  });
+}
+
 // For the friction variants, at the state the family makes (families.hpp: cases::frictional_velocity),
 // from friction_lemke's solution in double. At a nondegenerate solution each pressing contact
 // (lambda_n > 0) holds rows K_A: its normal row, plus its two tangent rows if it stays stuck
@@ -470,6 +502,13 @@ struct Conditioning {
     return cond_friction;
   }
   int friction_lcp_size() { friction(); return friction_n; }
+  double cond_loop_contacts = -1;
+  int loop_contact_rows = 0;
+  double loop_contacts() {
+    if (cond_loop_contacts < 0) cond_loop_contacts = max_cond_loop_contacts(md, seeds, loop_contact_rows, draw);
+    return cond_loop_contacts;
+  }
+  int loop_contact_count() { loop_contacts(); return loop_contact_rows; }
   double cond_extended_H = -1, cond_extended_D = -1;
   void extended() {
     if (cond_extended_H < 0) std::tie(cond_extended_H, cond_extended_D) = max_cond_extended(md, seeds, draw);
@@ -490,6 +529,8 @@ inline double budget_eps(BudgetRule rule, Conditioning& c) {
     case BudgetRule::solve_with_sparse_loops: return c.sparse_loops() * (32.0 * d1 + 4.0 * c.sparse_loop_rows());
     case BudgetRule::solve_with_contacts: return c.contacts() * (32.0 * d1 + 4.0 * (c.md.nv + c.contact_nc()));
     case BudgetRule::impact_with_contacts: return c.impacts() * (32.0 * d1 + 4.0 * (c.md.nv + c.impact_nc()));
+    case BudgetRule::solve_with_loop_contacts:
+      return c.loop_contacts() * (32.0 * d1 + 4.0 * (c.md.nv + c.loop_contact_count()));
     case BudgetRule::friction_with_contacts:
       return c.friction() * (32.0 * d1 + 4.0 * (c.md.nv + c.friction_lcp_size()));
     case BudgetRule::extended_articulated_solves: return 32.0 * d1 * c.extended_D();

@@ -11,6 +11,7 @@
 #include "bias/variants.hpp"
 #include "cases/loops.hpp"
 #include "cases/contacts.hpp"
+#include "cases/loop_contacts.hpp"
 #include "closed_loop_dynamics/variants.hpp"
 #include "contact_dynamics/variants.hpp"
 #include "extended_joints/variants.hpp"
@@ -21,6 +22,7 @@
 #include "hybrid_dynamics/variants.hpp"
 #include "impact_dynamics/variants.hpp"
 #include "inverse_dynamics/variants.hpp"
+#include "loop_contact_dynamics/variants.hpp"
 #include "mass_matrix/variants.hpp"
 #include "verify/support/budgets.hpp"
 #include "verify/support/state.hpp"
@@ -276,6 +278,41 @@ struct FrictionDynamicsFamily {
   template <class V> static constexpr BudgetRule budget_rule = BudgetRule::friction_with_contacts;
 };
 
+// Loops and contacts together (loop_contact_dynamics/README.md): the state's random loop joints
+// closed at q as the closed-loop family closes them, the state's random contacts that the loops
+// leave independent (cases::contacts_free_of_loops, decided in double so that every scalar sees
+// the same ones) placed at q as the contact family places them, and qd projected onto the null
+// space of both in S (cases::consistent_loop_contact_velocity). The value is the tree's qdd,
+// unique: the kept contacts make the LCP's M positive definite.
+struct LoopContactDynamicsFamily {
+  static constexpr std::string_view name = "loop_contact_dynamics";
+  using Variants = LoopContactVariants;
+  template <class S> struct Held {
+    LoopJoints<S> loops;
+    PointContacts<S> contacts;
+    VecX<S> qd;
+  };
+  template <class S> static std::vector<cases::ContactSpec> kept_contacts(const Model<S>& m, const StateOf<S>& x) {
+    const VecX<double> q = x.q.unaryExpr([](const S& v) { return scalar_cast<double>(v); });
+    if constexpr (std::is_same_v<S, double>) return cases::contacts_free_of_loops(m, x.loop_specs, q, x.contact_specs);
+    else return cases::contacts_free_of_loops(m.template cast<double>(), x.loop_specs, q, x.contact_specs);
+  }
+  template <class S> static Held<S> held_state(const Model<S>& m, const StateOf<S>& x) {
+    Held<S> h{cases::close_loops<S>(m, x.q, x.loop_specs), cases::place_contacts<S>(m, x.q, kept_contacts<S>(m, x)), {}};
+    h.qd = cases::consistent_loop_contact_velocity<S>(m, h.loops, h.contacts, x.q, x.qd);
+    return h;
+  }
+  template <class V, class S>
+  static MatX<S> evaluate(const Model<S>& m, const StateOf<S>& x, Workspace<S>&) {
+    const Held<S> h = held_state<S>(m, x);
+    LoopContactWorkspace<S> ws(m);
+    VecX<S> qdd(m.nv);
+    V::template run<S>(m, h.loops, h.contacts, x.q, h.qd, x.tau, &x.f_ext, qdd, ws);
+    return qdd;
+  }
+  template <class V> static constexpr BudgetRule budget_rule = BudgetRule::solve_with_loop_contacts;
+};
+
 // Joints beyond Table 4.1 (algorithms/extended_joints/): the case's tree with the state's joint
 // extensions (rack-and-pinion, reversed and driven joints; cases/extended_joints.hpp) at the
 // state's time t. A state without extensions (the op counts' neutral state) leaves every joint plain.
@@ -326,7 +363,7 @@ struct ExtendedForwardDynamicsFamily {
 using AllFamilies = std::tuple<InverseDynamicsFamily, MassMatrixFamily, BiasFamily, FactorizationFamily,
                                ForwardDynamicsFamily, HybridDynamicsFamily, GearedDynamicsFamily,
                                ClosedLoopDynamicsFamily, ContactDynamicsFamily, ImpactDynamicsFamily,
-                               FrictionDynamicsFamily, ExtendedInverseDynamicsFamily,
+                               FrictionDynamicsFamily, LoopContactDynamicsFamily, ExtendedInverseDynamicsFamily,
                                ExtendedForwardDynamicsFamily>;
 
 // Calls f.template operator()<T>() for each type T in a tuple.

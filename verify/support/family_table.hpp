@@ -69,6 +69,7 @@ const FamilyEntry& closed_loop_dynamics_family();
 const FamilyEntry& contact_dynamics_family();
 const FamilyEntry& impact_dynamics_family();
 const FamilyEntry& friction_dynamics_family();
+const FamilyEntry& loop_contact_dynamics_family();
 const FamilyEntry& extended_inverse_dynamics_family();
 const FamilyEntry& extended_forward_dynamics_family();
 

@@ -5,6 +5,7 @@
 #include "reference/contact_oracle.hpp"
 #include "reference/friction_oracle.hpp"
 #include "reference/impact_oracle.hpp"
+#include "reference/loop_contact_oracle.hpp"
 #include "reference/loop_oracle.hpp"
 #include "verify/support/families.hpp"
 
@@ -124,6 +125,16 @@ template <> inline MatX<Reference> oracle_value<ContactDynamicsFamily>(const Mod
                                                                       const StateOf<Reference>& x) {
   const auto t = ContactDynamicsFamily::touching_state<Reference>(m, x);
   return oracle::contact_forward_dynamics<Reference>(m, t.contacts, x.q, t.qd, x.tau, &x.f_ext);
+}
+
+// Loops and contacts together: reference/loop_contact_oracle.hpp, the loop oracle's reduction to
+// independent coordinates and the contact oracle's rows and enumeration, composed. The state is
+// made exactly as the family makes it (the problem, not an answer); the oracle checks the loops'
+// closure and the contacts' phi and Phi qd itself.
+template <> inline MatX<Reference> oracle_value<LoopContactDynamicsFamily>(const Model<Reference>& m,
+                                                                          const StateOf<Reference>& x) {
+  const auto h = LoopContactDynamicsFamily::held_state<Reference>(m, x);
+  return oracle::loop_contact_forward_dynamics<Reference>(m, h.loops, h.contacts, x.q, h.qd, x.tau, &x.f_ext);
 }
 
 // Impacts (section 11.7): H (qd^+ - qd^-) = Phi^T lambda with Newton's law at every contact as

@@ -67,6 +67,7 @@ void measure_accuracy(const FamilyEntry& family, const std::string& case_id, con
     if (v.budget_rule == BudgetRule::solve_with_contacts) r.cond_H_max = conditioning.contacts();  // cond2(Z_A^T H Z_A) cond2(T_A)
     if (v.budget_rule == BudgetRule::impact_with_contacts) r.cond_H_max = conditioning.impacts();  // the impact's A
     if (v.budget_rule == BudgetRule::friction_with_contacts) r.cond_H_max = conditioning.friction();  // with rho_f
+    if (v.budget_rule == BudgetRule::solve_with_loop_contacts) r.cond_H_max = conditioning.loop_contacts();  // of [K; T_A^T]
     if (v.budget_rule == BudgetRule::articulated_solves) r.cond_D_max = conditioning.D();
     if (v.budget_rule == BudgetRule::inverse_inertias) r.cond_I_max = conditioning.I();
     if (!r.non_finite.empty()) {

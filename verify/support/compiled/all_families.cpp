@@ -9,7 +9,8 @@ const std::vector<const FamilyEntry*>& all_families() {
                                                       &forward_dynamics_family(), &hybrid_dynamics_family(),
                                                       &geared_dynamics_family(), &closed_loop_dynamics_family(),
                                                       &contact_dynamics_family(), &impact_dynamics_family(),
-                                                      &friction_dynamics_family(), &extended_inverse_dynamics_family(),
+                                                      &friction_dynamics_family(), &loop_contact_dynamics_family(),
+                                                      &extended_inverse_dynamics_family(),
                                                       &extended_forward_dynamics_family()};
   return all;
 }
