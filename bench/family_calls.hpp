@@ -220,15 +220,7 @@ template <> struct Call<verify::ClosedLoopDynamicsFamily> {
     LoopJoints<S> loops;
     VecX<S> q, qd, tau;
   };
-  static std::vector<cases::LoopSpec> specs_for(int nb) {
-    cases::LoopSpec spec;
-    spec.type = LoopJointType::Spherical;
-    spec.p = -1;
-    spec.s = nb - 1;
-    spec.XS_offset = Vec3<double>(0.1, 0.05, -0.02);
-    spec.qJ = {1, 0, 0, 0};
-    return {spec};
-  }
+  static std::vector<cases::LoopSpec> specs_for(int nb) { return {cases::chain_tip_loop(nb)}; }
   template <class S> static verify::StateOf<S> timed_state(const Model<S>& m, verify::StateOf<S> x) {
     if (!model_has_own_loops()) x.loop_specs = specs_for(m.nb);
     return x;

@@ -58,13 +58,16 @@ template <class S> struct FiveBarClosure {
       const Joint<S>& j = m.joint[i];
       if (j.type != JointType::Revolute || !(j.axis == Vec3<S>::UnitZ())) refuse("joint " + std::to_string(i) + " is not revolute about +z");
       const Mat3<S>& E = m.Xtree[i].E;
-      if (E(0, 2) != S(0) || E(1, 2) != S(0) || E(2, 0) != S(0) || E(2, 1) != S(0) || m.Xtree[i].r[2] != S(0))
+      if (E(0, 2) != S(0) || E(1, 2) != S(0) || E(2, 0) != S(0) || E(2, 1) != S(0) || E(2, 2) != S(1) ||
+          m.Xtree[i].r[2] != S(0))
         refuse("the tree transform of body " + std::to_string(i) + " is not a planar motion about z");
     }
     if (loop.type != LoopJointType::Spherical) refuse("the loop joint is not spherical");
     const bool forward = loop.p == 1 && loop.s == 3, backward = loop.p == 3 && loop.s == 1;
     if (!forward && !backward) refuse("the loop joint does not join bodies 1 and 3");
     const Vec3<S> a1 = forward ? loop.XP.r : loop.XS.r, a3 = forward ? loop.XS.r : loop.XP.r;
+    if (abs_(S(a1[2] - a3[2])) > S(1e-9) * (S(1) + a1.norm()))
+      refuse("the loop joint's frame origins are at different heights: the loop cannot close in the plane");
     auto arm = [&](int base, int distal, const Vec3<S>& anchor) {
       // E = Rz(theta)^T for a tree transform rotating by theta about z: E(0, 1) = sin theta.
       return Arm{m.Xtree[base].r[0], m.Xtree[base].r[1], atan2_(m.Xtree[base].E(0, 1), m.Xtree[base].E(0, 0)),
@@ -96,10 +99,10 @@ template <class S> struct FiveBarClosure {
     if (!(abs_(cross) > S(1e-6) * P.rhoL * P.rhoR))
       throw std::domain_error("FiveBarClosure: the distal links are (nearly) aligned: a singular configuration");
     // Absolute distal angles: u_L's direction minus the anchor's angle in the distal body.
-    const S AL3 = atan2_(uLy, uLx) - atan2_(left.anchor_y, left.anchor_x);
-    const S AR3 = atan2_(uRy, uRx) - atan2_(right.anchor_y, right.anchor_x);
+    const S AL_distal = atan2_(uLy, uLx) - atan2_(left.anchor_y, left.anchor_x);
+    const S AR_distal = atan2_(uRy, uRx) - atan2_(right.anchor_y, right.anchor_x);
     q.resize(4);
-    q << y[0], wrap(S(AL3 - p.AL1)), y[1], wrap(S(AR3 - p.AR1));
+    q << y[0], wrap(S(AL_distal - p.AL1)), y[1], wrap(S(AR_distal - p.AR1));
     // Rates at yd = e_1 and e_2 (G), then at yd (for g): v = E_R' - E_L'.
     const S dLx = p.ELx - left.pivot_x, dLy = p.ELy - left.pivot_y;    // E_L - P_0
     const S dRx = p.ERx - right.pivot_x, dRy = p.ERy - right.pivot_y;  // E_R - P_2

@@ -66,13 +66,13 @@ inline std::vector<ContactSpec> contacts_free_of_loops(const Model<double>& m, c
 template <class S>
 VecX<S> consistent_loop_contact_velocity(const Model<S>& m, const LoopJoints<S>& loops, const PointContacts<S>& contacts,
                                          const VecX<S>& q, const VecX<S>& qd) {
+  if (loops.empty() && contacts.empty()) return qd;
   ClosedLoopWorkspace<S> ws(m);
   const VecX<S> zero = VecX<S>::Zero(m.nv);
   loops::tree_and_loop_terms<S>(m, loops, q, zero, zero, nullptr, ws);
   const MatX<S> T = contacts.empty() ? MatX<S>(m.nv, 0) : contact_T<S>(m, contacts, q);
   MatX<S> A(m.nv, ws.nc + T.cols());
   A << ws.K.transpose(), T;
-  if (A.cols() == 0) return qd;
   Eigen::ColPivHouseholderQR<MatX<S>> qr(A.rows(), A.cols());
   qr.setThreshold(S(1e4) * S(m.nv) * Eigen::NumTraits<S>::epsilon());
   qr.compute(A);

@@ -33,6 +33,19 @@ struct LoopSpec {
   std::string name;  // "" = "random loop <index>"
 };
 
+// The fixed loop the op counts and the benchmarks use on a chain of nb bodies: a spherical joint
+// from a point of the tip body to the base (close_loops solves its base frame at the state's q),
+// which on GU(n) locks the chain for n < 4.
+inline LoopSpec chain_tip_loop(int nb) {
+  LoopSpec spec;
+  spec.type = LoopJointType::Spherical;
+  spec.p = -1;
+  spec.s = nb - 1;
+  spec.XS_offset = Vec3<double>(0.1, 0.05, -0.02);
+  spec.qJ = {1, 0, 0, 0};
+  return spec;
+}
+
 // ^iX_0 of every body at q (the tree's forward kinematics, Eq. 4.x's X_J X_T chain).
 template <class S> std::vector<Transform<S>> body_transforms(const Model<S>& m, const VecX<S>& q) {
   std::vector<Transform<S>> X0(m.nb);

@@ -109,12 +109,7 @@ template <class Family, class V> OpCounts count_on(const Model<double>& model) {
     // state closes it (cases/loops.hpp), and qd made consistent -- both outside the count, as a
     // simulation's set-up would be. On GU(n) with n < 4 the loop locks the chain (rank K = n):
     // the count is then the locked solve's.
-    cases::LoopSpec spec;
-    spec.type = LoopJointType::Spherical;
-    spec.p = -1;
-    spec.s = m.nb - 1;
-    spec.XS_offset = Vec3<double>(0.1, 0.05, -0.02);
-    spec.qJ = {1, 0, 0, 0};
+    const cases::LoopSpec spec = cases::chain_tip_loop(m.nb);
     const LoopJoints<Counted> loops = cases::close_loops<Counted>(m, x.q, {spec});
     const VecX<Counted> qd = cases::consistent_velocity<Counted>(m, loops, x.q, x.qd);
     ClosedLoopWorkspace<Counted> cws(m);
@@ -140,12 +135,7 @@ template <class Family, class V> OpCounts count_on(const Model<double>& model) {
     // where the loop holds it, and on GU(n) with n < 5 the loop leaves too few freedoms for the
     // middle one), closed and placed at the state's q with qd consistent with both, outside the
     // count. For n < 4 the loop locks the chain: the count is then the locked solve's.
-    cases::LoopSpec spec;
-    spec.type = LoopJointType::Spherical;
-    spec.p = -1;
-    spec.s = m.nb - 1;
-    spec.XS_offset = Vec3<double>(0.1, 0.05, -0.02);
-    spec.qJ = {1, 0, 0, 0};
+    const cases::LoopSpec spec = cases::chain_tip_loop(m.nb);
     const LoopJoints<Counted> loops = cases::close_loops<Counted>(m, x.q, {spec});
     std::vector<cases::ContactSpec> chain = cases::chain_contacts(m.nb);
     std::reverse(chain.begin(), chain.end());  // the middle body's first: the family keeps the longest independent prefix

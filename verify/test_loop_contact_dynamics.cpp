@@ -11,7 +11,12 @@
 //  c. Each solution is complementary (lambda >= 0, zeta_dot >= 0, lambda . zeta_dot = 0), closes
 //     the loops at the acceleration level (K qdd = k) and leaves the contacts' zeta_dot as the
 //     solver reports.
-//  d. Bad input: NaN in the state, a contact on a missing body, an LCP without a solution.
+//  d. Contacts the loops hold entirely: the biped with its sole welds kept and its sole corners
+//     touching (every corner held), and a contact on GU(2) whose normal line meets the joint the
+//     loop leaves free; with the normal one way the loops pull the point off its surface (the
+//     contact does nothing), the other way they drive it in (no solution: refused by every
+//     variant and by the oracle).
+//  e. Bad input: NaN in the state, a contact on a missing body.
 // Precision: Reference carries ~50 digits. n = 26, K is 20 x 26 of rank 8, the 8 contacts have
 // rank 6 on K's null space; the eliminations and LCPs make a few thousand roundings on blocks
 // whose condition numbers are below 1e4 (the singular directions are dropped by rank tests, not
@@ -25,9 +30,11 @@
 
 #include "cases/loop_contacts.hpp"
 #include "cases/model_loop_states.hpp"
+#include "cases/gu.hpp"
 #include "cases/random.hpp"
 #include "cases/states.hpp"
 #include "cases/sdf_loader.hpp"
+#include "closed_loop_dynamics/loop_nullspace.hpp"
 #include "loop_contact_dynamics/variants.hpp"
 #include "model/configuration.hpp"
 #include "reference/loop_contact_oracle.hpp"
@@ -192,6 +199,95 @@ TEST_CASE("loop contacts: the biped at random velocities under random torques eq
     });
   }
   CHECK(mixed >= 2);
+}
+
+TEST_CASE("loop contacts: contacts the loops hold entirely take no force, or have no solution (Reference)",
+          "[loop_contact]") {
+  {  // The biped with its soles welded: the corners cannot move, whatever the torques.
+    const cases::SdfModel sd = cases::load_sdf(std::string(RBDLAB_SOURCE_DIR) + "/examples/sdf/biped_linkages.sdf");
+    Biped b = biped();
+    b.loops = cases::close_loops<R>(b.m, b.q, cases::loop_specs_at(sd.model, sd.loops, neutral_configuration(sd.model)));
+    REQUIRE(b.loops.size() == 6);
+    const int n = b.m.nv;
+    VecX<double> qd0(n), tau0(n);
+    cases::Rng rng(7);
+    for (int i = 0; i < n; ++i) qd0[i] = rng.uniform(-1, 1);
+    for (int i = 0; i < n; ++i) tau0[i] = rng.uniform(-30, 30);
+    const VecX<R> qd = cases::consistent_loop_contact_velocity<R>(b.m, b.loops, b.contacts, b.q, cases::to<R>(qd0));
+    const VecX<R> tau = cases::to<R>(tau0);
+    ClosedLoopWorkspace<R> lws(b.m);
+    VecX<R> loops_only(n);
+    LoopNullspace::run<R>(b.m, b.loops, b.q, qd, tau, nullptr, loops_only, lws);
+    CHECK(verify::close40(oracle::loop_contact_forward_dynamics<R>(b.m, b.loops, b.contacts, b.q, qd, tau, nullptr),
+                          loops_only, R(kG)));
+    for_each<LoopContactVariants>([&]<class V>() {
+      LoopContactWorkspace<R> ws(b.m);
+      const VecX<R> qdd = qdd_of<V>(b, qd, tau, ws);
+      INFO(V::name);
+      CHECK(verify::close40(qdd, loops_only, R(kG)));
+      CHECK(max_abs<R>(ws.contact.lambda) == R(0));
+    });
+  }
+  // GU(2) at seed 1: its drawn revolute loop locks joint 1, so body 1 turns rigidly about joint 0's
+  // axis. A contact on body 1 whose normal line meets that axis (built in Reference: radial, from
+  // the point towards the axis) is held: no motion the loop allows moves it along its normal, and
+  // the point's centripetal acceleration lies along the normal line. Pointing towards the axis the
+  // loop pulls the point off its surface (the contact does nothing); pointing away it drives the
+  // point in (no solution).
+  const Model<double> md = cases::gu(2);
+  const cases::State st = cases::random_state(md, 1);
+  const Model<R> m = md.cast<R>();
+  const VecX<R> q = cases::to<R>(st.q), tau = cases::to<R>(st.tau);
+  const LoopJoints<R> loops = cases::close_loops<R>(m, q, st.loops);
+  const std::vector<Transform<R>> X0 = cases::body_transforms<R>(m, q);
+  const Vec3<R> axis = X0[0].E.transpose() * m.joint[0].axis, point = cases::to<R>(VecX<double>(Vec3<double>(0.2, 0.1, 0.05)));
+  const Vec3<R> C = X0[1].r + X0[1].E.transpose() * point, v = C - X0[0].r;
+  const Vec3<R> inward = -(v - v.dot(axis) * axis).normalized();
+  cases::ContactSpec spec;
+  spec.s = 1;
+  spec.point = Vec3<double>(0.2, 0.1, 0.05);
+  PointContacts<R> contacts = cases::place_contacts<R>(m, q, {spec});
+  contacts[0].normal = inward;  // base coordinates (p = -1), exact to Reference's rounding
+  contacts[0].offset = inward.dot(C);
+  VecX<double> qd0(m.nv);
+  qd0 << 1.5, -0.7;
+  const VecX<R> qd = cases::consistent_loop_contact_velocity<R>(m, loops, contacts, q, cases::to<R>(qd0));
+  REQUIRE(abs_(R(qd[0])) > R("0.5"));  // joint 0 turns
+  const oracle::LoopReduction<R> red = oracle::closed_loop_reduction<R>(m, loops, q, qd);
+  REQUIRE(red.G.cols() == 1);
+  REQUIRE(max_abs<R>(VecX<R>((oracle::contact_rows<R>(m, contacts, q, qd).Phi * red.G).transpose())) <= R("1e-45"));
+  ClosedLoopWorkspace<R> lws(m);
+  VecX<R> loops_only(m.nv);
+  LoopNullspace::run<R>(m, loops, q, qd, tau, nullptr, loops_only, lws);
+  for (const int way : {1, -1}) {
+    PointContacts<R> c = contacts;
+    c[0].normal *= R(way);
+    c[0].offset *= R(way);
+    const oracle::ContactRows<R> rows = oracle::contact_rows<R>(m, c, q, qd);
+    const R zeta_dot = rows.bias[0] + rows.Phi.row(0).dot(loops_only);
+    INFO("normal x " << way << ": the loop imposes zeta_dot = " << zeta_dot);
+    CHECK(R(way) * zeta_dot > R("1e-3"));  // towards the axis: pulled off; away: driven in
+    if (way > 0) {
+      CHECK(verify::close40(oracle::loop_contact_forward_dynamics<R>(m, loops, c, q, qd, tau, nullptr), loops_only, R(kG)));
+      for_each<LoopContactVariants>([&]<class V>() {
+        LoopContactWorkspace<R> ws(m);
+        VecX<R> qdd(m.nv);
+        V::template run<R>(m, loops, c, q, qd, tau, nullptr, qdd, ws);
+        INFO(V::name);
+        CHECK(verify::close40(qdd, loops_only, R(kG)));
+        CHECK(ws.contact.lambda[0] == R(0));
+      });
+    } else {
+      CHECK_THROWS_AS(oracle::loop_contact_forward_dynamics<R>(m, loops, c, q, qd, tau, nullptr), std::domain_error);
+      for_each<LoopContactVariants>([&]<class V>() {
+        LoopContactWorkspace<R> ws(m);
+        VecX<R> qdd(m.nv);
+        INFO(V::name);
+        CHECK_THAT(verify::message_of<std::domain_error>([&] { V::template run<R>(m, loops, c, q, qd, tau, nullptr, qdd, ws); }),
+                   Catch::Contains("contact 0 is held by the loops") && Catch::Contains("no solution"));
+      });
+    }
+  }
 }
 
 TEST_CASE("loop contacts: bad input is refused with a message", "[loop_contact][bad_input]") {

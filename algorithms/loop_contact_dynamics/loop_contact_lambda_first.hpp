@@ -9,11 +9,14 @@
 // test dropped: lambda_system.hpp's semidefinite_solve). Putting that into
 // H qdd = tau' + K^T lambda_K + T lambda (Eqs. 8.34, 11.41) gives the LCP of Eq. 11.42 with
 //   M = Y_c^T Y_c - B^T A^# B   (T^T P T, P = H^-1 - H^-1 K^T A^# K H^-1 the loops' projected
-//                                inverse inertia)
+//                                inverse inertia), formed as R^T R with R = Y_c - Y A^# B
+//                                (A^# A A^# = A^#), so positive semi-definite by construction
 //   d = T^T qdd_0 + T_dot^T qd,  qdd_0 = H^-1 (tau' + K^T A^# b)  (the loops closed, no contact force),
 // solved by Lemke's algorithm (contact_dynamics/lemke.hpp); then one sparse solve
 //   H qdd = tau' + K^T (A^# b - A^# B lambda) + T lambda.
-// Nothing is shared with loop_contact_nullspace after the common terms: a different
+// A contact the loops hold (|R_i| below rank_tol |Y_c,i|) is released from the LCP with
+// lambda_i = 0 (steps.hpp's release_held_contacts, which both variants run).
+// Apart from the common terms and that release, nothing is shared with loop_contact_nullspace: a different
 // factorization (L^T L of H, not Cholesky of G^T H G), a different rank decision (on A's pivots,
 // not on K's elimination) and a different LCP solver.
 #include <string_view>
@@ -47,7 +50,7 @@ struct LoopContactLambdaFirst {
       solve_Lt<false, S>(L.pattern, L.rows, L.col);
       ws.Yc.col(i) = L.col;
     }
-    c.M.noalias() = ws.Yc.transpose() * ws.Yc;                    // T^T H^-1 T
+    ws.R = ws.Yc;
     ws.qdd0 = L.tau_prime;
     if (L.nc > 0) {
       L.ldlt->compute(L.A);
@@ -56,13 +59,20 @@ struct LoopContactLambdaFirst {
       ws.B.noalias() = L.Y.transpose() * ws.Yc;                   // K H^-1 T
       ws.AB = ws.B;
       for (int i = 0; i < c.nc; ++i) loops::semidefinite_solve<S>(*L.ldlt, L.rank_tol, ws.AB.col(i));
-      c.M.noalias() -= ws.B.transpose() * ws.AB;                  // - B^T A^# B
+      ws.R.noalias() -= L.Y * ws.AB;                              // L^-T (T - K^T A^# B)
       ws.qdd0.noalias() += L.K.transpose() * L.lambda;
     }
+    c.M.noalias() = ws.R.transpose() * ws.R;                      // T^T H^-1 T - B^T A^# B
     ltl_solve<S>(L.pattern, L.rows, ws.qdd0);                     // qdd_0
     c.d = c.Tdot_qd;
     c.d.noalias() += c.T.transpose() * ws.qdd0;
     contacts::require_finite_lcp<S>(c);
+    // A contact the loops hold has R_i = L^-T (t_i - K^T A^# B_i) = 0 (t_i is then in K^T's
+    // range), its two terms cancelling to their rounding (steps.hpp).
+    loop_contacts::release_held_contacts<S>(
+        c, [&](int i) { return ws.R.col(i).norm() <= L.rank_tol * ws.Yc.col(i).norm(); },
+        [&](int i) { return loop_contacts::held_d_tolerance<S>(m, c, i, ws.qdd0, qd, L.rank_tol); },
+        name.data());
     contacts::lemke<S>(c);
     qdd = L.tau_prime;
     qdd.noalias() += c.T * c.lambda;

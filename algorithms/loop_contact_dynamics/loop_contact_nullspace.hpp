@@ -8,8 +8,9 @@
 // With G^T H G = L_y L_y^T, Y = L_y^-1 T_y and z = L_y^-1 G^T (tau' - H g), Eqs. 11.35-11.36 become
 //   M = Y^T Y,   d = Y^T z + T^T g + T_dot^T qd,
 // the LCP of Eq. 11.42 is solved by Cottle-Dantzig principal pivoting (contact_dynamics/dantzig.hpp),
-// and ydd = L_y^-T (z + Y lambda). A locked mechanism (rank K = n) has M = 0: qdd = g, and the
-// LCP only asks whether d >= 0.
+// and ydd = L_y^-T (z + Y lambda). A contact the loops hold (G^T t_i = 0 to rank_tol times the
+// sizes of G and t_i) is released from the LCP with lambda_i = 0 (steps.hpp's
+// release_held_contacts); a locked mechanism (rank K = n) holds them all: qdd = g.
 #include <stdexcept>
 #include <string_view>
 
@@ -42,9 +43,12 @@ struct LoopContactNullspace {
     c.d = c.Tdot_qd;
     c.d.noalias() += c.T.transpose() * L.g;                       // T^T g + T_dot^T qd
     qdd = L.g;
-    if (ny == 0) {                                                // locked: the loops alone fix qdd
+    if (ny == 0) {                                                // locked: the loops hold every contact
       c.M.setZero();
       contacts::require_finite_lcp<S>(c);
+      loop_contacts::release_held_contacts<S>(
+          c, [](int) { return true; },
+          [&](int i) { return loop_contacts::held_d_tolerance<S>(m, c, i, L.g, qd, L.rank_tol); }, name.data());
       contacts::dantzig<S>(c);
       return;
     }
@@ -61,11 +65,22 @@ struct LoopContactNullspace {
                               "NaN in q?)");
     auto Y = ws.Yy.topRows(ny);
     Y.noalias() = G.transpose() * c.T;                            // T_y = G^T T
+    // A contact the loops hold has G^T t_i = 0 up to the rounding of G's entries (steps.hpp).
+    S g_max = S(0);
+    for (int r = 0; r < m.nv; ++r)
+      for (int k = 0; k < ny; ++k) g_max = std::max(g_max, S(abs_(G(r, k))));
+    for (int i = 0; i < c.nc; ++i) {
+      ws.held[i] = Y.col(i).norm() <= L.rank_tol * g_max * c.T.col(i).norm();
+      if (ws.held[i]) Y.col(i).setZero();  // its rounding would reach d through Y^T z
+    }
     llt.matrixL().solveInPlace(Y);
     llt.matrixL().solveInPlace(z);
     c.M.noalias() = Y.transpose() * Y;                            // Eq. 11.35 in ydd
     c.d.noalias() += Y.transpose() * z;                           // Eq. 11.36 in ydd
     contacts::require_finite_lcp<S>(c);
+    loop_contacts::release_held_contacts<S>(
+        c, [&](int i) { return ws.held[i] != 0; },
+        [&](int i) { return loop_contacts::held_d_tolerance<S>(m, c, i, L.g, qd, L.rank_tol); }, name.data());
     contacts::dantzig<S>(c);
     z.noalias() += Y * c.lambda;
     llt.matrixU().solveInPlace(z);                                // ydd = L_y^-T (z + Y lambda)

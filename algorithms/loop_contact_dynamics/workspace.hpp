@@ -5,6 +5,8 @@
 // LCP (M, d, lambda, the solvers' scratch) live; the two families' steps run on them unchanged.
 // What only this family needs is sized by prepare() for n variables and n_c contacts, so a call
 // with the last call's structure allocates nothing.
+#include <vector>
+
 #include "closed_loop_dynamics/workspace.hpp"
 #include "contact_dynamics/workspace.hpp"
 
@@ -15,13 +17,18 @@ template <class S> struct LoopContactWorkspace {
   ContactWorkspace<S> contact;   // T, T_dot^T qd; M, d, lambda, zeta_dot
   // loop_contact_nullspace: Y = L_y^-1 G^T T, L_y the Cholesky factor of G^T H G (top ny rows).
   MatX<S> Yy;
-  // loop_contact_lambda_first: Y_c = L^-T T, B = K H^-1 T = Y^T Y_c, A^# B, and the
+  std::vector<char> held;  // loop_contact_nullspace: which contacts the loops hold (steps.hpp)
+  // loop_contact_lambda_first: Y_c = L^-T T, B = K H^-1 T = Y^T Y_c, A^# B, R, and the
   // loop-closed, contact-free acceleration H^-1 (tau' + K^T A^# b).
-  MatX<S> Yc, B, AB;
+  MatX<S> Yc, B, AB, R;  // R = Y_c - Y A^# B = L^-T (T - K^T A^# B), so M = R^T R
   VecX<S> qdd0;
 
+  // Made for a model: the loop workspace's rank tolerance is set from it (a default-constructed
+  // one has none, and must be assigned one made for the model before use).
   LoopContactWorkspace() = default;
-  explicit LoopContactWorkspace(const Model<S>& m) : loop(m), contact(m), qdd0(VecX<S>::Zero(m.nv)) {}
+  explicit LoopContactWorkspace(const Model<S>& m) : loop(m), contact(m), qdd0(VecX<S>::Zero(m.nv)) {
+    contact.problem = "loop-contact dynamics";  // what the shared LCP solvers' errors call the problem
+  }
 
   // The two workspaces' own prepare() run inside the shared steps; this sizes the rest.
   void prepare(const Model<S>& m) {
@@ -29,6 +36,8 @@ template <class S> struct LoopContactWorkspace {
     if (Yy.rows() != n || Yy.cols() != nc) {
       Yy = MatX<S>::Zero(n, nc);
       Yc = MatX<S>::Zero(n, nc);
+      R = MatX<S>::Zero(n, nc);
+      held.assign(nc, 0);
     }
     if (B.rows() != nk || B.cols() != nc) {
       B = MatX<S>::Zero(nk, nc);
