@@ -11,9 +11,9 @@
 
 namespace rbd::cases {
 
-// An orthonormal basis of null(K) at q for the loops of `specs` closed there (n x (n - r)), by a
-// column-pivoting QR of K^T with the closed-loop family's rank threshold (below); the identity
-// without loops.
+// An orthonormal basis of null(K) at q for `loops` (n x (n - r)), by a column-pivoting QR of K^T
+// with the closed-loop family's rank threshold (consistent_loop_contact_velocity, below, says
+// why); the identity without loops.
 inline MatX<double> loop_null_space(const Model<double>& m, const LoopJoints<double>& loops, const VecX<double>& q) {
   if (loops.empty()) return MatX<double>::Identity(m.nv, m.nv);
   ClosedLoopWorkspace<double> ws(m);
@@ -33,11 +33,10 @@ inline MatX<double> loop_null_space(const Model<double>& m, const LoopJoints<dou
 // = 0: a force through a locked joint's axis) is dropped even when it is the only one. At least
 // one freedom is left free (fewer contacts than N's columns), as draw_contacts leaves one of the
 // tree's: where the loops and the pressing contacts hold every freedom, qdd = 0 exactly, and a
-// variant's 1e-50 against the oracle's 2e-50 is rounding that no relative measure can judge. A contact
-// on a body the loops lock, or two that the loops make dependent, would leave M = T^T P T
-// singular (P the loops' projected inverse inertia); with it positive definite the LCP of
-// Eq. 11.42 has exactly one solution for every d, so every drawn state is a problem with one
-// answer. Decided in double from the double state (a margin of 1e13 over rounding), so every
+// variant's 1e-50 against the oracle's 2e-50 is rounding that no relative measure can judge.
+// Kept contacts make M = T^T P T positive definite (P the loops' projected inverse inertia), so
+// the LCP of Eq. 11.42 has exactly one solution for every d: every drawn state is a problem with
+// one answer. Decided in double from the double state (a margin of 1e13 over rounding), so every
 // scalar sees the same contacts.
 inline std::vector<ContactSpec> contacts_free_of_loops(const Model<double>& m, const std::vector<LoopSpec>& loop_specs,
                                                        const VecX<double>& q, std::vector<ContactSpec> specs) {
