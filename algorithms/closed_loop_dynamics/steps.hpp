@@ -10,6 +10,7 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 #include "closed_loop_dynamics/loop_subspaces.hpp"
 #include "closed_loop_dynamics/workspace.hpp"
@@ -66,15 +67,25 @@ void loop_constraints(const Model<S>& m, const LoopJoints<S>& loops, ClosedLoopW
     if constexpr (!kWithK) continue;
     // K_li = -T^T ^0X_i S_i on the path from p(k), K_lj = +T^T ^0X_j S_j on the path from s(k),
     // stepping the larger body number towards the base until the two meet (Eqs. 8.18-8.20).
+    // (One 6-term dot product per entry: a small dynamic-size product per column costs more in
+    // dispatch than in arithmetic.)
+    auto columns = [&](int b, bool minus) {
+      for (int c = 0; c < m.joint[b].nv(); ++c) {
+        const int col = m.v_idx[b] + c;
+        const Vec6<S> s(ws.S0.col(col));
+        for (int r = 0; r < nc; ++r) {
+          const S e = Vec6<S>(T.col(r)).dot(s);
+          ws.K(r0 + r, col) = minus ? S(-e) : e;
+        }
+      }
+    };
     int i = L.p, j = L.s;
     while (i != j) {
       if (i > j) {
-        for (int c = 0; c < m.joint[i].nv(); ++c)
-          ws.K.block(r0, m.v_idx[i] + c, nc, 1).noalias() = -(T.transpose() * Vec6<S>(ws.S0.col(m.v_idx[i] + c)));
+        columns(i, true);
         i = m.parent[i];
       } else {
-        for (int c = 0; c < m.joint[j].nv(); ++c)
-          ws.K.block(r0, m.v_idx[j] + c, nc, 1).noalias() = T.transpose() * Vec6<S>(ws.S0.col(m.v_idx[j] + c));
+        columns(j, false);
         j = m.parent[j];
       }
     }
@@ -106,6 +117,8 @@ template <class S> void add_active_loop_forces(const Model<S>& m, const LoopJoin
 // comparison with NaN is false, so a NaN in the state would otherwise drop constraints
 // silently instead of showing in qdd.
 template <class S> void require_finite(const MatX<S>& K, const VecX<S>& k) {
+  if constexpr (std::is_same_v<S, double>)
+    if (K.allFinite() && k.allFinite()) return;  // the common case in one vector pass; else find the entry
   const S big = S(std::numeric_limits<double>::max());
   for (Eigen::Index c = 0; c < K.cols(); ++c)
     for (Eigen::Index r = 0; r < K.rows(); ++r)
@@ -126,7 +139,7 @@ void tree_and_loop_terms(const Model<S>& m, const LoopJoints<S>& loops, const Ve
   RneaSpatial::run<S>(m, q, qd, ws.zero, f_ext, ws.C, ws);  // C = ID(q, qd, 0); leaves v_i, a_i^vp
   loop_constraints<S>(m, loops, ws);
   require_finite<S>(ws.K, ws.k);
-  Crba::run<S>(m, q, ws.H, ws);
+  Crba::from_kinematics<S>(m, ws.H, ws);  // H at the RNEA's Xup
   ws.tau_prime = tau - ws.C;
   add_active_loop_forces<S>(m, loops, ws);  // + tau^a
 }

@@ -86,6 +86,15 @@ template <class S> struct ClosedLoopWorkspace : Workspace<S> {
   MatX<S> Y, A;
   VecX<S> z, b, lambda, col;
   std::optional<Eigen::LDLT<MatX<S>>> ldlt;
+  // Where Y can be nonzero (prepare(), lambda_system.hpp): loop l's rows of K are nonzero only in
+  // the variables of p(k) and s(k) and their ancestors, and L^-T carries entries only towards the
+  // root (Table 6.5), so Y's columns for loop l are zero outside loop_support[l] (the two bodies'
+  // last variables and their ancestors in the expanded tree, in descending order);
+  // shared_support[l * loops + m] (l <= m) is what two loops' supports have in common. The
+  // *_ranges hold the same sets as runs of consecutive variables [first, first + length), so
+  // that the dot products over them are contiguous.
+  std::vector<std::vector<int>> loop_support, shared_support;
+  std::vector<std::vector<std::pair<int, int>>> loop_ranges, shared_ranges;
   // loop_proximal (loop_proximal.hpp): A + mu 1, its Cholesky factor, the residual b - A lambda,
   // and the iteration's settings, 0 meaning the default (set them any time; prepare() leaves them
   // alone). mu = prox_mu_rel max_i A_ii, default prox_mu_rel = 1e3 (n + n^c) eps: A = Y^T Y
@@ -149,6 +158,7 @@ template <class S> struct ClosedLoopWorkspace : Workspace<S> {
     b = VecX<S>::Zero(nc);
     lambda = VecX<S>::Zero(nc);
     ldlt.emplace(nc);
+    supports(m, loops);
     A_mu = MatX<S>::Zero(nc, nc);
     residual_vec = VecX<S>::Zero(nc);
     prox_llt.emplace(nc);
@@ -165,6 +175,40 @@ template <class S> struct ClosedLoopWorkspace : Workspace<S> {
       B.col_of.assign(cols, 0);
     }
     sparse.analyse(m, loops);  // loop_sparse_matrix's pattern, so that its calls allocate nothing
+  }
+
+ private:
+  void supports(const Model<S>& m, const LoopJoints<S>& loops) {
+    const int nl = static_cast<int>(loops.size());
+    std::vector<std::vector<char>> in(nl, std::vector<char>(m.nv, 0));
+    loop_support.assign(nl, {});
+    for (int l = 0; l < nl; ++l) {
+      for (int b : {loops[l].p, loops[l].s}) {
+        if (b < 0) continue;
+        const int last = m.v_idx[b] + m.joint[b].nv() - 1;  // ancestors: row `last` of the pattern
+        for (int t = pattern.row_start[last]; t < pattern.row_start[last + 1]; ++t) in[l][pattern.col[t]] = 1;
+      }
+      for (int i = m.nv - 1; i >= 0; --i)
+        if (in[l][i]) loop_support[l].push_back(i);
+    }
+    shared_support.assign(nl * nl, {});
+    for (int l = 0; l < nl; ++l)
+      for (int k = l; k < nl; ++k)
+        for (int i : loop_support[l])
+          if (in[k][i]) shared_support[l * nl + k].push_back(i);
+    auto runs = [](const std::vector<int>& descending) {
+      std::vector<std::pair<int, int>> out;  // (first, length), ascending
+      for (auto it = descending.rbegin(); it != descending.rend(); ++it)
+        if (!out.empty() && out.back().first + out.back().second == *it) ++out.back().second;
+        else out.push_back({*it, 1});
+      return out;
+    };
+    loop_ranges.assign(nl, {});
+    shared_ranges.assign(nl * nl, {});
+    for (int l = 0; l < nl; ++l) {
+      loop_ranges[l] = runs(loop_support[l]);
+      for (int k = l; k < nl; ++k) shared_ranges[l * nl + k] = runs(shared_support[l * nl + k]);
+    }
   }
 };
 

@@ -20,6 +20,7 @@
 // cycling degenerate case into a clear error instead of a hang.
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "contact_dynamics/workspace.hpp"
@@ -45,19 +46,36 @@ void lemke_solve(int n, const MatIn& M, const VecIn& d, MatX<S>& Tb, std::vector
     w.head(n) = d.head(n);
     return;
   }
-  Tb.topLeftCorner(n, width).setZero();
-  for (int i = 0; i < n; ++i) {
-    Tb(i, i) = S(1);
-    for (int j = 0; j < n; ++j) Tb(i, n + j) = -M(i, j);
-    Tb(i, z0) = S(-1);
-    Tb(i, rhs) = d[i];
-    basis[i] = i;
-  }
-  auto pivot = [&](int r, int c) {  // Gauss-Jordan: column c becomes the unit vector e_r
+  Tb.topLeftCorner(n, n).setIdentity();
+  Tb.block(0, n, n, n) = -M.topLeftCorner(n, n);
+  Tb.col(z0).head(n).setConstant(S(-1));
+  Tb.col(rhs).head(n) = d.head(n);
+  for (int i = 0; i < n; ++i) basis[i] = i;
+  // Gauss-Jordan: column c becomes the unit vector e_r. Every row i != r loses Tb(i, c) times row
+  // r; the tableau is column-major, so the update runs down the columns, with column c (the
+  // multipliers) last. A column whose entry in row r is 0 is left as it is (x - m 0 = x): every
+  // basic column but c's is such a unit vector, so about half the tableau is skipped. In double,
+  // a row whose multiplier is 0 is updated too (x - 0 y = x for finite y), so each column is one
+  // vector operation; the other scalars skip those rows, so that the counting scalar counts the
+  // work a sparse elimination does. Every entry gets the same single product and difference
+  // either way, so the two give the same values.
+  auto pivot = [&](int r, int c) {
     const S inv = S(1) / Tb(r, c);
     Tb.row(r).head(width) *= inv;
-    for (int i = 0; i < n; ++i)
-      if (i != r && Tb(i, c) != S(0)) Tb.row(i).head(width) -= Tb(i, c) * Tb.row(r).head(width);
+    auto eliminate = [&](int j) {
+      const S trj = Tb(r, j);
+      if (trj == S(0)) return;
+      if constexpr (std::is_same_v<S, double>) {
+        Tb.col(j).head(r) -= trj * Tb.col(c).head(r);
+        Tb.col(j).segment(r + 1, n - r - 1) -= trj * Tb.col(c).segment(r + 1, n - r - 1);
+      } else {
+        for (int i = 0; i < n; ++i)
+          if (i != r && Tb(i, c) != S(0)) Tb(i, j) -= Tb(i, c) * trj;
+      }
+    };
+    for (int j = 0; j < width; ++j)
+      if (j != c) eliminate(j);
+    eliminate(c);
     basis[r] = c;
   };
   pivot(t, z0);                      // z0 enters, w_t leaves
@@ -74,9 +92,15 @@ void lemke_solve(int n, const MatIn& M, const VecIn& d, MatX<S>& Tb, std::vector
   // rocking block's four corners, whose two corners per edge give identical tangent rows: double
   // took the other branch than exact rational arithmetic at the eighth pivot, and ended in a ray).
   auto lexically_smaller = [&](int i, int r, const S& tie_tol) {
-    S scale = S(0);
-    for (int j = 0; j < n; ++j)
-      scale = std::max(scale, S(std::max(abs_(S(Tb(i, j) / Tb(i, entering))), abs_(S(Tb(r, j) / Tb(r, entering))))));
+    // The largest |Tb(i, j) / Tb(i, entering)| of the two rows, with one division per row:
+    // dividing by the same number keeps the order (rounding is monotone), so the quotient of the
+    // largest entry is the largest quotient.
+    S top_i = S(0), top_r = S(0);
+    for (int j = 0; j < n; ++j) {
+      top_i = std::max(top_i, S(abs_(Tb(i, j))));
+      top_r = std::max(top_r, S(abs_(Tb(r, j))));
+    }
+    const S scale = std::max(S(top_i / abs_(Tb(i, entering))), S(top_r / abs_(Tb(r, entering))));
     for (int j = 0; j < n; ++j) {
       const S a = Tb(i, j) / Tb(i, entering), b = Tb(r, j) / Tb(r, entering);
       if (abs_(S(a - b)) <= tie_tol * scale) continue;

@@ -141,10 +141,11 @@ template <class S> void require_finite_lcp(const ContactWorkspace<S>& ws) {
                               std::to_string(r) + " (a NaN or inf in q, qd, tau or the model?)");
 }
 
-// The dense routes' factor, after the RNEA has made C: H by the CRBA, H = L L^T, and
-// z = L^-1 (tau - C). (The CRBA comes after the contact kinematics, which read the RNEA's Xup.)
-template <class S> void factor_and_reduce(const Model<S>& m, const VecX<S>& q, const VecX<S>& tau, ContactWorkspace<S>& ws) {
-  Crba::run<S>(m, q, ws.Hd, ws);
+// The dense routes' factor, after the RNEA has made C: H by the CRBA (at the RNEA's Xup: the same
+// q), H = L L^T, and z = L^-1 (tau - C). (The CRBA comes after the contact kinematics, which read
+// the RNEA's Xup.)
+template <class S> void factor_and_reduce(const Model<S>& m, const VecX<S>& tau, ContactWorkspace<S>& ws) {
+  Crba::from_kinematics<S>(m, ws.Hd, ws);
   ws.llt->compute(ws.Hd);
   if (ws.llt->info() != Eigen::Success)
     throw std::domain_error(std::string(ws.problem) + ": H (CRBA) is not positive definite (a non-physical inertia, or NaN in q?)");
@@ -160,7 +161,7 @@ void dense_lcp(const Model<S>& m, const PointContacts<S>& contacts, const VecX<S
   ws.prepare(m, contacts);
   RneaSpatial::run<S>(m, q, qd, ws.zero, f_ext, ws.C, ws);  // C = ID(q, qd, 0); leaves v_i, a_i^vp
   contact_kinematics<S>(m, contacts, ws.v, ws.a, ws);
-  factor_and_reduce<S>(m, q, tau, ws);
+  factor_and_reduce<S>(m, tau, ws);
   ws.Y = ws.T;
   ws.llt->matrixL().solveInPlace(ws.Y);
   ws.M.noalias() = ws.Y.transpose() * ws.Y;

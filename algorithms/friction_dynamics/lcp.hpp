@@ -61,8 +61,14 @@ template <class S> void build_lcp(const PointContacts<S>& contacts, FrictionWork
       }
     }
   }
+  // G B column by column over B's nonzeros (one to three per column): a dense product would
+  // spend most of its work on B's zeros.
   auto GB = ws.GB.leftCols(N);
-  GB.noalias() = ws.G * B;
+  for (int j = 0; j < N; ++j) {
+    GB.col(j).setZero();
+    for (int k = 0; k < 3 * nc; ++k)
+      if (B(k, j) != S(0)) GB.col(j) += B(k, j) * ws.G.col(k);
+  }
   auto A = ws.lcp_A.topLeftCorner(N, N);
   A.setZero();
   for (int i = 0; i < nc; ++i) {

@@ -72,10 +72,10 @@ void dense_rows(const Model<S>& m, const PointContacts<S>& contacts, const VecX<
   ws.prepare(m, contacts);
   RneaSpatial::run<S>(m, q, qd, ws.zero, f_ext, ws.C, ws);
   friction_kinematics<S>(m, contacts, ws.v, ws.a, ws);
-  contacts::factor_and_reduce<S>(m, q, tau, ws);
+  contacts::factor_and_reduce<S>(m, tau, ws);
   ws.Y3 = ws.T3;
   ws.llt->matrixL().solveInPlace(ws.Y3);
-  ws.G.noalias() = ws.Y3.transpose() * ws.Y3;
+  ws.G.noalias() = ws.Y3.transpose().lazyProduct(ws.Y3);  // a few dozen entries: no blocked product
   ws.g = ws.Tdot3;
   ws.g.noalias() += ws.Y3.transpose() * ws.z;
   require_finite_rows<S>(ws);

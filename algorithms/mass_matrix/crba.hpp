@@ -30,13 +30,19 @@ struct Crba {
 
   template <class S>
   static void run(const Model<S>& model, const VecX<S>& q, MatX<S>& H, Workspace<S>& ws) {
-    const auto& parent = model.parent;
-    Forces6<S>& F = ws.F;
     for (int i = 0; i < model.nb; ++i) {
       const Joint<S>& joint = model.joint[i];
       jcalc_xup(joint, q.segment(model.q_idx[i], joint.nq()), model.Xtree[i], ws.jk[i], ws.Xup[i]);  // X_J X_T(i)
-      ws.IC[i] = model.I[i];                                                // I^c_i = I_i
     }
+    from_kinematics<S>(model, H, ws);
+  }
+
+  // Table 6.2 from ws.Xup and ws.jk as a pass at the same q has left them (the RNEA's, in the
+  // variants that need C and H together), so that jcalc is not repeated.
+  template <class S> static void from_kinematics(const Model<S>& model, MatX<S>& H, Workspace<S>& ws) {
+    const auto& parent = model.parent;
+    Forces6<S>& F = ws.F;
+    for (int i = 0; i < model.nb; ++i) ws.IC[i] = model.I[i];             // I^c_i = I_i
     for (int j = model.nb - 1; j >= 0; --j) {
       const Joint<S>& joint = model.joint[j];
       const int nj = joint.nv(), vj = model.v_idx[j];
