@@ -1304,6 +1304,10 @@ class PageFigures:
                 c["%"].add(100 * b["real_time"])
             if b.get("run_type") == "aggregate" and b.get("aggregate_name") == "median":
                 med[run] = b["real_time"] * self.UNIT_NS.get(b.get("time_unit", "ns"), 1.0)
+                # bench_batch.json: an iteration covers `states` states, and the page prints the time per
+                # state, the median over that counter.
+                if _is_number(b.get("states")) and b["states"] > 0:
+                    c["ns"].add(med[run] / b["states"])
         c["ns"].update(med.values())
         c["s"].update(t * 1e-9 for t in med.values())
         if name == "bench.json":

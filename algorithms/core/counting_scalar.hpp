@@ -14,6 +14,8 @@
 
 #include <Eigen/Core>
 
+#include "core/lane_sincos.hpp"
+
 namespace rbd {
 
 struct OpCounts {
@@ -58,8 +60,10 @@ class Counted {
   friend bool operator>=(Counted a, Counted b) { return a.v_ >= b.v_; }
 
   friend Counted sqrt(Counted a) { ++op_counter().sqrt; return Counted(std::sqrt(a.v_)); }
-  friend Counted sin(Counted a) { ++op_counter().sin; return Counted(std::sin(a.v_)); }
-  friend Counted cos(Counted a) { ++op_counter().cos; return Counted(std::cos(a.v_)); }
+  // Sine and cosine from lane_sincos.hpp, not the C library: a Batch<N> lane takes the same
+  // ones, and each lane must equal the counted single call to the bit (core/batch_scalar.hpp).
+  friend Counted sin(Counted a) { ++op_counter().sin; return Counted(lanes::sin(a.v_)); }
+  friend Counted cos(Counted a) { ++op_counter().cos; return Counted(lanes::cos(a.v_)); }
   friend Counted abs(Counted a) { return Counted(std::abs(a.v_)); }
   friend bool isfinite(Counted a) { return std::isfinite(a.v_); }
   friend std::ostream& operator<<(std::ostream& os, Counted a) { return os << a.v_; }
