@@ -64,6 +64,9 @@
 #     packages present. With the loop-contact family in every gate (stop 41): 1524 s, passed,
 #     packages present (configure and build 1081 s, ctest 247 s, ci-checks 196 s): 276 s under
 #     the 30-minute bar, so the next family should come with build time taken out elsewhere.
+#     With the sparse K H^-1 K^T, the faster Lemke pivots and the batched sines (stop 42, on an
+#     AMD EPYC machine): 1166 s, passed, packages present (configure and build 815 s, ctest
+#     161 s, ci-checks 190 s).
 #   $(BENCH_BUILD) (build-bench/): the benchmark programs, compiled -O3 by BENCH_CXX (GCC, Debian's
 #     default compiler and the one a user's own build most likely uses), so that the timings
 #     describe the code users get. `rbdlab bench` runs the program from this tree.
