@@ -89,11 +89,11 @@ template <class S> struct ClosedLoopWorkspace : Workspace<S> {
   // Where Y can be nonzero (prepare(), lambda_system.hpp): loop l's rows of K are nonzero only in
   // the variables of p(k) and s(k) and their ancestors, and L^-T carries entries only towards the
   // root (Table 6.5), so Y's columns for loop l are zero outside loop_support[l] (the two bodies'
-  // last variables and their ancestors in the expanded tree, in descending order);
-  // shared_support[l * loops + m] (l <= m) is what two loops' supports have in common. The
-  // *_ranges hold the same sets as runs of consecutive variables [first, first + length), so
-  // that the dot products over them are contiguous.
-  std::vector<std::vector<int>> loop_support, shared_support;
+  // last variables and their ancestors in the expanded tree, in descending order); loop_ranges[l]
+  // is the same set as runs of consecutive variables (first, length), and shared_ranges[l * loops
+  // + m] (l <= m) the runs two loops' supports have in common, so that the dot products over them
+  // are contiguous.
+  std::vector<std::vector<int>> loop_support;
   std::vector<std::vector<std::pair<int, int>>> loop_ranges, shared_ranges;
   // loop_proximal (loop_proximal.hpp): A + mu 1, its Cholesky factor, the residual b - A lambda,
   // and the iteration's settings, 0 meaning the default (set them any time; prepare() leaves them
@@ -191,11 +191,6 @@ template <class S> struct ClosedLoopWorkspace : Workspace<S> {
       for (int i = m.nv - 1; i >= 0; --i)
         if (in[l][i]) loop_support[l].push_back(i);
     }
-    shared_support.assign(nl * nl, {});
-    for (int l = 0; l < nl; ++l)
-      for (int k = l; k < nl; ++k)
-        for (int i : loop_support[l])
-          if (in[k][i]) shared_support[l * nl + k].push_back(i);
     auto runs = [](const std::vector<int>& descending) {
       std::vector<std::pair<int, int>> out;  // (first, length), ascending
       for (auto it = descending.rbegin(); it != descending.rend(); ++it)
@@ -205,9 +200,15 @@ template <class S> struct ClosedLoopWorkspace : Workspace<S> {
     };
     loop_ranges.assign(nl, {});
     shared_ranges.assign(nl * nl, {});
+    std::vector<int> shared;
     for (int l = 0; l < nl; ++l) {
       loop_ranges[l] = runs(loop_support[l]);
-      for (int k = l; k < nl; ++k) shared_ranges[l * nl + k] = runs(shared_support[l * nl + k]);
+      for (int k = l; k < nl; ++k) {
+        shared.clear();
+        for (int i : loop_support[l])
+          if (in[k][i]) shared.push_back(i);
+        shared_ranges[l * nl + k] = runs(shared);
+      }
     }
   }
 };
