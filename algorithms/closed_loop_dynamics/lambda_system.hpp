@@ -57,20 +57,4 @@ template <class S> void lambda_system(ClosedLoopWorkspace<S>& ws) {
     }
 }
 
-// x <- P^T L^-T D^+ L^-1 P x for A = P^T L D L^T P (a computed pivoted LDLT), D^+ inverting only
-// the pivots above rank_tol * max |D|: one solution of A y = x when x is in A's range (Eq. 8.41;
-// loop_lambda_first.hpp's step 5). K^T y is the same for every such solution, since K^T
-// annihilates A's null space.
-template <class S, class Vec> void semidefinite_solve(const Eigen::LDLT<MatX<S>>& ldlt, const S& rank_tol, Vec&& x) {
-  const int n = static_cast<int>(x.size());
-  x = ldlt.transpositionsP() * x;
-  ldlt.matrixL().solveInPlace(x);
-  const auto D = ldlt.vectorD();
-  S dmax = S(0);
-  for (int i = 0; i < n; ++i) dmax = std::max(dmax, S(abs_(D[i])));
-  for (int i = 0; i < n; ++i) x[i] = abs_(D[i]) > rank_tol * dmax ? S(x[i] / D[i]) : S(0);
-  ldlt.matrixU().solveInPlace(x);
-  x = ldlt.transpositionsP().transpose() * x;
-}
-
 }  // namespace rbd::loops

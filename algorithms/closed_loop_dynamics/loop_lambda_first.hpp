@@ -7,9 +7,10 @@
 //   5. A lambda = b;         6. H qdd = tau' + K^T lambda.
 // A is only positive semi-definite when constraints are redundant (rank r < n^c). Step 5 then
 // takes one of the solutions of Eq. 8.41 (which one does not change qdd, since K^T annihilates
-// A's null space): A = P^T L D L^T P by Eigen's diagonally pivoted LDLT, and the components
-// whose pivot D_i is below rank_tol times the largest are set to zero. This rank decision is
-// made on A, independently of the elimination the other two methods use.
+// A's null space): A = P^T L D L^T P with complete diagonal pivoting, stopped when the largest
+// pivot left is below rank_tol times the first, and the components past the rank set to zero
+// (factorization/pivoted_ldlt.hpp). This rank decision is made on A, independently of the
+// elimination the other two methods use.
 #include <string_view>
 
 #include "closed_loop_dynamics/lambda_system.hpp"
@@ -19,7 +20,7 @@ namespace rbd {
 struct LoopLambdaFirst {
   static constexpr std::string_view name = "loop_lambda_first";
   static constexpr std::string_view summary =
-      "Method 2 (section 8.5): A = K H^-1 K^T through the sparse L^T L factor of H, A lambda = b by pivoted LDLT "
+      "Method 2 (section 8.5): A = K H^-1 K^T through the sparse L^T L factor of H, A lambda = b by completely pivoted LDLT "
       "with a rank test (Eqs. 8.37-8.41), then H qdd = tau - C + K^T lambda";
   static constexpr std::string_view complexity = "O(nd) + O(n^c n d) + O((n^c)^3)";
   static constexpr bool polynomial_op_counts = false;  // pivoting
@@ -36,12 +37,12 @@ struct LoopLambdaFirst {
     ltl_solve<S>(ws.pattern, ws.rows, qdd);
   }
 
-  // lambda = A^# b (lambda_system.hpp's semidefinite_solve).
+  // lambda = A^# b (factorization/pivoted_ldlt.hpp).
   template <class S> static void solve_semidefinite(ClosedLoopWorkspace<S>& ws) {
     if (ws.nc == 0) return;
-    ws.ldlt->compute(ws.A);
+    ws.ldlt.compute(ws.A, ws.rank_tol);
     ws.lambda = ws.b;
-    loops::semidefinite_solve<S>(*ws.ldlt, ws.rank_tol, ws.lambda);
+    ws.ldlt.solve(ws.lambda);
   }
 };
 

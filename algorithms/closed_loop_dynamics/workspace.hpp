@@ -11,6 +11,7 @@
 
 #include "closed_loop_dynamics/loop_clusters.hpp"
 #include "closed_loop_dynamics/sparse_matrix_structure.hpp"
+#include "factorization/pivoted_ldlt.hpp"
 #include "factorization/sparse.hpp"
 #include "model/loop_joint.hpp"
 #include "model/workspace.hpp"
@@ -85,7 +86,7 @@ template <class S> struct ClosedLoopWorkspace : Workspace<S> {
   PackedRows<S> rows;
   MatX<S> Y, A;
   VecX<S> z, b, lambda, col;
-  std::optional<Eigen::LDLT<MatX<S>>> ldlt;
+  PivotedLdlt<S> ldlt;  // A's, for step 5 (Eq. 8.41)
   // Where Y can be nonzero (prepare(), lambda_system.hpp): loop l's rows of K are nonzero only in
   // the variables of p(k) and s(k) and their ancestors, and L^-T carries entries only towards the
   // root (Table 6.5), so Y's columns for loop l are zero outside loop_support[l] (the two bodies'
@@ -157,7 +158,7 @@ template <class S> struct ClosedLoopWorkspace : Workspace<S> {
     A = MatX<S>::Zero(nc, nc);
     b = VecX<S>::Zero(nc);
     lambda = VecX<S>::Zero(nc);
-    ldlt.emplace(nc);
+    ldlt = PivotedLdlt<S>(nc);
     supports(m, loops);
     A_mu = MatX<S>::Zero(nc, nc);
     residual_vec = VecX<S>::Zero(nc);

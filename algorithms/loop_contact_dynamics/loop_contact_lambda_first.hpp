@@ -6,7 +6,7 @@
 // (lambda_system.hpp, Eqs. 8.37-8.39), the loop multipliers for contact forces lambda are
 //   lambda_K = A^# (b - B lambda),   B = K H^-1 T = Y^T Y_c,   Y_c = L^-T T,
 // A^# being Eq. 8.41's solution of the semi-definite system (pivoted LDLT, pivots below the rank
-// test dropped: lambda_system.hpp's semidefinite_solve). Putting that into
+// test dropped: factorization/pivoted_ldlt.hpp). Putting that into
 // H qdd = tau' + K^T lambda_K + T lambda (Eqs. 8.34, 11.41) gives the LCP of Eq. 11.42 with
 //   M = Y_c^T Y_c - B^T A^# B   (T^T P T, P = H^-1 - H^-1 K^T A^# K H^-1 the loops' projected
 //                                inverse inertia), formed as R^T R with R = Y_c - Y A^# B
@@ -53,12 +53,12 @@ struct LoopContactLambdaFirst {
     ws.R = ws.Yc;
     ws.qdd0 = L.tau_prime;
     if (L.nc > 0) {
-      L.ldlt->compute(L.A);
+      L.ldlt.compute(L.A, L.rank_tol);
       L.lambda = L.b;
-      loops::semidefinite_solve<S>(*L.ldlt, L.rank_tol, L.lambda);   // A^# b
+      L.ldlt.solve(L.lambda);                                     // A^# b
       ws.B.noalias() = L.Y.transpose() * ws.Yc;                   // K H^-1 T
       ws.AB = ws.B;
-      for (int i = 0; i < c.nc; ++i) loops::semidefinite_solve<S>(*L.ldlt, L.rank_tol, ws.AB.col(i));
+      for (int i = 0; i < c.nc; ++i) L.ldlt.solve(ws.AB.col(i));
       ws.R.noalias() -= L.Y * ws.AB;                              // L^-T (T - K^T A^# B)
       ws.qdd0.noalias() += L.K.transpose() * L.lambda;
     }
