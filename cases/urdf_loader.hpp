@@ -13,6 +13,14 @@
 //    parent, R = Rz(y) Ry(p) Rx(r); urdfdom stores it as a unit quaternion, and R is formed
 //    from that quaternion with Eigen's formula (as Pinocchio does). rbdlab's Transform
 //    (E, r) has E rotating parent coordinates into child coordinates, so E = R^T, r = xyz.
+//  - quarter turns are exact: a rotation whose every entry lies within 4 eps of 0, 1 or -1
+//    is read as that signed permutation (exact_quarter_turns below). A file can only write
+//    pi/2 as a decimal, and the quaternion path then leaves entries like 2e-16 where the
+//    author meant 0; the snapped matrix differs by less than that path's own rounding, is
+//    exactly orthonormal, and its zeros are zeros for section 10.4's simplifier (generated
+//    code, algorithms/symbolic/). Applies to joint origins, inertial origins and the planar
+//    normal's turn. The price: a rotation of less than ~1e-15 rad from a quarter-turn
+//    multiple cannot be expressed (a decimal of 16 digits cannot express it either).
 //  - revolute, continuous -> Revolute about the unit joint axis (any direction; the axis is
 //    normalised; ModelBuilder marks axes equal to x, y or z as aligned). Limits are ignored.
 //  - prismatic -> Prismatic along the unit axis.
@@ -61,6 +69,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -183,10 +192,32 @@ inline std::string explain_urdfdom_failure(const std::vector<std::string>& error
   return "urdfdom rejected the file: " + all;
 }
 
+// R itself, or the signed permutation P it approximates when |R_ij - P_ij| <= 4 eps for every
+// entry (the header says why). 4 eps: urdfdom's sines and cosines of the half angles and the
+// quaternion's products leave each entry a few ulps from its exact value, and a 16-digit
+// decimal of pi/2 is up to 4e-16 off. On the shared robots the snapped entries were at most
+// 2 eps from 0 or 1 (iiwa14's "1.570796326794897"); ur5's 11-digit decimals leave entries
+// 2e-13 off, far outside, so its rotations are kept as written (and its tau stays at
+// Pinocchio's, verify/test_urdf.cpp).
+inline Mat3 exact_quarter_turns(const Mat3& R) {
+  constexpr double tol = 4 * std::numeric_limits<double>::epsilon();
+  Mat3 P;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) {
+      const double a = std::abs(R(i, j));
+      if (a <= tol) P(i, j) = 0.0;
+      else if (std::abs(a - 1.0) <= tol) P(i, j) = std::copysign(1.0, R(i, j));
+      else return R;
+    }
+  if (!(P.transpose() * P).isIdentity(0.0) || P.determinant() != 1.0) return R;  // not a rotation: keep R
+  return P;
+}
+
 // The URDF pose as an rbdlab Transform: E = R^T (R: child axes in parent coordinates,
-// formed from urdfdom's quaternion), r = xyz.
+// formed from urdfdom's quaternion, quarter turns exact), r = xyz.
 inline Xform pose_to_transform(const urdf::Pose& p) {
-  const Mat3 R = Eigen::Quaterniond(p.rotation.w, p.rotation.x, p.rotation.y, p.rotation.z).toRotationMatrix();
+  const Mat3 R = exact_quarter_turns(
+      Eigen::Quaterniond(p.rotation.w, p.rotation.x, p.rotation.y, p.rotation.z).toRotationMatrix());
   return Xform{R.transpose(), Vec3(p.position.x, p.position.y, p.position.z)};
 }
 
@@ -255,8 +286,8 @@ inline LumpedInertia link_inertia(const urdf::Link& link, const Xform& X_LB, con
 inline Mat3 rotation_z_to(const Vec3& n) {
   const Vec3 z(0, 0, 1);
   if (n == z) return Mat3::Identity();
-  if (n == -z) return Eigen::AngleAxisd(std::numbers::pi, Vec3::UnitX()).toRotationMatrix();
-  return Eigen::Quaterniond::FromTwoVectors(z, n).toRotationMatrix();
+  if (n == -z) return exact_quarter_turns(Eigen::AngleAxisd(std::numbers::pi, Vec3::UnitX()).toRotationMatrix());
+  return exact_quarter_turns(Eigen::Quaterniond::FromTwoVectors(z, n).toRotationMatrix());
 }
 
 struct BodyRecord {

@@ -312,6 +312,49 @@ TEST_CASE("urdf: joint axes in any direction, revolute and prismatic", "[urdf][l
   CHECK(m.joint[2].aligned == 2);  // axis exactly z: the cheap elementary rotation
 }
 
+TEST_CASE("urdf: quarter turns written as decimals are exact; other rotations are kept", "[urdf][loader]") {
+  // j1: the decimals iiwa14 uses; j2: panda's; j3: ur5's 11 digits (2e-13 off: kept as written);
+  // j4: a rotation of 1e-9 rad (kept). The inertial frame of "a" is a quarter turn about y.
+  const std::string xml = R"(<robot name="r"><link name="base"/>
+  <link name="a">)" + inertial(1, "0.1 0 0", "0.01 0.02 0.03", "0 1.5707963267948966 0") + R"(</link>
+  <link name="b">)" + inertial(1, "0 0.1 0", "0.01 0.02 0.02") + R"(</link>
+  <link name="c">)" + inertial(1, "0 0 0.1", "0.01 0.02 0.02") + R"(</link>
+  <link name="d">)" + inertial(1, "0 0 0.1", "0.01 0.02 0.02") + R"(</link>
+  <joint name="j1" type="continuous"><parent link="base"/><child link="a"/>
+    <origin rpy="1.570796326794897 0 3.141592653589793"/><axis xyz="0 0 1"/></joint>
+  <joint name="j2" type="continuous"><parent link="a"/><child link="b"/>
+    <origin rpy="-1.5707963267948966 0 0"/><axis xyz="0 0 1"/></joint>
+  <joint name="j3" type="continuous"><parent link="b"/><child link="c"/>
+    <origin rpy="0 1.57079632679 0"/><axis xyz="0 0 1"/></joint>
+  <joint name="j4" type="continuous"><parent link="c"/><child link="d"/>
+    <origin rpy="1e-9 0 0"/><axis xyz="0 0 1"/></joint>
+  </robot>)";
+  const Model<double> m = cases::parse_urdf(xml).model;
+  REQUIRE(m.nb == 4);
+  auto signed_permutation = [](const Mat3<double>& E) {
+    for (int k = 0; k < 9; ++k)
+      if (E.data()[k] != 0.0 && std::abs(E.data()[k]) != 1.0) return false;
+    return true;
+  };
+  // E = R^T with R = Rz(pi) Rx(pi/2) (j1) and Rx(-pi/2) (j2), entry for entry.
+  Mat3<double> R1, R2;
+  R1 << -1, 0, 0, 0, 0, 1, 0, 1, 0;
+  R2 << 1, 0, 0, 0, 0, 1, 0, -1, 0;
+  CHECK(m.Xtree[0].E == Mat3<double>(R1.transpose()));
+  CHECK(m.Xtree[1].E == Mat3<double>(R2.transpose()));
+  CHECK_FALSE(signed_permutation(m.Xtree[2].E));  // 2e-13 from a quarter turn: not rounding, kept
+  CHECK(std::abs(m.Xtree[2].E(0, 0) - std::cos(1.57079632679)) <= 4 * kEps);  // the quaternion path: a few ulps
+  CHECK_FALSE(signed_permutation(m.Xtree[3].E));
+  CHECK(std::abs(m.Xtree[3].E(1, 2) - std::sin(1e-9)) <= 4 * kEps);
+  // The inertia turned by the exact quarter turn about y: diag(0.01, 0.02, 0.03) becomes
+  // diag(0.03, 0.02, 0.01) with off-diagonal entries exactly zero.
+  const Mat3<double> I = m.Icom[0];
+  CHECK(I(0, 1) == 0.0);
+  CHECK(I(0, 2) == 0.0);
+  CHECK(I(1, 2) == 0.0);
+  CHECK(I.diagonal() == Vec3<double>(0.03, 0.02, 0.01));
+}
+
 TEST_CASE("urdf: a planar joint with a normal other than z", "[urdf][loader]") {
   // The same physical mechanism twice: (a) a planar joint with normal x, a body whose
   // inertial frame is turned and a revolute child; (b) the joint frame turned by hand with

@@ -70,6 +70,34 @@ def _timing_rows(raw, bench, mhz):
     return rows
 
 
+def _generated_targets(raw, bench):
+    """Issue 17's targets for the generated code, one line per robot and recursion: operation count at most
+    0.6x the generic variant with the fewest, and (when make bench has run) time at most 0.5x the fastest
+    generic variant's in the same run. Inverse and forward dynamics on ur5, iiwa14 and panda."""
+    ops_target, time_target = 0.6, 0.5
+    lines = []
+    for b in raw["best"]:
+        if b["family"] not in ("inverse_dynamics", "forward_dynamics") or b["case"] not in (
+                "urdf:ur5", "urdf:iiwa14", "urdf:panda"):
+            continue
+        ops = b["ratio_m_plus_a"]
+        text = (f"- {FAMILY_TITLE[b['family']]}, {b['case']}: operations {fmt.ratio(ops)} "
+                f"({'met' if ops <= ops_target else '**not met**'})")
+        if bench is not None:
+            fam, tail = b["family"], f"/{_slug(b['case'])}/n:{b['n']}"
+            gen = bench.get(f"generated/{fam}{tail}")
+            generic = [r["ns"] for name, r in bench.items() if name.startswith(fam + "/") and name.endswith(tail)]
+            if gen is not None and generic:
+                t = gen["ns"] / min(generic)
+                text += f", time {fmt.ratio(t)} ({'met' if t <= time_target else '**not met**'})"
+        lines.append(text + ".")
+    if not lines:
+        return []
+    return [f"Issue 17's targets for the generated code: at most {ops_target}x the operations of the generic "
+            f"variant with the fewest, and at most {time_target}x the time of the fastest generic variant in the "
+            "same `make bench` run:", ""] + lines + [""]
+
+
 def _raw_ops(raw, family, variant, case):
     """m + a of one call of the generic variant on the case (symbolic.json's raw list = the counting scalar's count)."""
     for r in raw["records"]:
@@ -263,6 +291,7 @@ def render(data, tmp_out, final_out):
               "*ops/cycle* is the generated list's m + a over its time in clock cycles at that clock.", "",
               fmt.table(["family", "case", "fastest generic", "time (ns)", "generated from", "its time", "generated",
                          "cv", "generated / fastest", "ops/cycle"], rows, right=(3, 5, 6, 7, 8, 9)), ""]
+    L += _generated_targets(raw, bench)
     L += _batch_section(data, raw)
     L += contact_peer_section(data.data_dir)
     L += loop_peer_section(data.data_dir)
