@@ -16,11 +16,13 @@
 //  - quarter turns are exact: a rotation whose every entry lies within 4 eps of 0, 1 or -1
 //    is read as that signed permutation (exact_quarter_turns below). A file can only write
 //    pi/2 as a decimal, and the quaternion path then leaves entries like 2e-16 where the
-//    author meant 0; the snapped matrix differs by less than that path's own rounding, is
+//    author meant 0; the snapped matrix differs by about that path's own rounding, is
 //    exactly orthonormal, and its zeros are zeros for section 10.4's simplifier (generated
-//    code, algorithms/symbolic/). Applies to joint origins, inertial origins and the planar
-//    normal's turn. The price: a rotation of less than ~1e-15 rad from a quarter-turn
-//    multiple cannot be expressed (a decimal of 16 digits cannot express it either).
+//    code, algorithms/symbolic/). Applies to each joint origin, inertial origin and the planar
+//    normal's turn as read (a quarter turn made of two written 45-degree turns composed
+//    through a fixed joint is not snapped). The price: a rotation within ~1e-15 rad of a
+//    quarter-turn multiple, a tiny angle such as rpy="5e-16 0 0" included, is read as that
+//    multiple.
 //  - revolute, continuous -> Revolute about the unit joint axis (any direction; the axis is
 //    normalised; ModelBuilder marks axes equal to x, y or z as aligned). Limits are ignored.
 //  - prismatic -> Prismatic along the unit axis.

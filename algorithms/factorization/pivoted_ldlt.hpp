@@ -16,6 +16,7 @@
 // give (the Stewart platform's 18 is timed in bench_loops).
 //
 // Allocation-free after construction (the working storage is sized for n).
+#include <limits>
 #include <utility>
 #include <vector>
 
@@ -28,29 +29,35 @@ template <class S> struct PivotedLdlt {
   VecX<S> column;              // step k's column of the Schur complement before it is divided by d_k
   std::vector<int> swap_with;  // step k exchanged rows and columns k and swap_with[k]
   int rank = 0;                // pivots kept; rows rank.. of D are taken as zero
+  bool finite = true;          // A had no NaN or inf (else solve() gives NaN throughout)
 
   PivotedLdlt() = default;
   explicit PivotedLdlt(int n) : f(MatX<S>::Zero(n, n)), column(VecX<S>::Zero(n)), swap_with(n, 0) {}
 
-  // Reads A's lower triangle. A NaN on the diagonal is taken as the next pivot, and fails the
-  // stopping test, so it is never mistaken for a small pivot: it reaches the solution.
+  // Reads A's lower triangle. A NaN or inf anywhere in it makes every solution NaN: the rank
+  // test compares magnitudes, and a non-finite entry in a row it drops (or an infinite first
+  // pivot, which would make every other pivot "small") would otherwise vanish from the result.
   void compute(const MatX<S>& A, const S& rel_tol) {
     const int n = static_cast<int>(A.rows());
+    eigen_assert(n == f.rows());
     f.template triangularView<Eigen::Lower>() = A.template triangularView<Eigen::Lower>();
     rank = 0;
-    S first = S(0);
+    finite = true;
+    for (int j = 0; j < n && finite; ++j)
+      for (int i = j; i < n; ++i)
+        if (!is_finite(f(i, j))) finite = false;
+    if (!finite) return;
+    S stop = S(0);
     for (int k = 0; k < n; ++k) {
       int p = k;
       S big = abs_(f(k, k));
-      for (int j = k + 1; j < n && big == big; ++j) {
-        const S a = abs_(f(j, j));
-        if (a > big || a != a) {  // a NaN is taken at once, so it cannot hide behind a small pivot
-          big = a;
+      for (int j = k + 1; j < n; ++j)
+        if (abs_(f(j, j)) > big) {
+          big = abs_(f(j, j));
           p = j;
         }
-      }
-      if (k == 0) first = big;
-      if (big <= S(rel_tol * first)) break;  // also the zero matrix: 0 <= 0
+      if (k == 0) stop = S(rel_tol * big);
+      if (big <= stop) break;  // also the zero matrix: 0 <= 0
       swap_with[k] = p;
       if (p != k) exchange(k, p);
       // l_ik = a_ik / d_k, keeping a_ik for the update; then the Schur complement's lower
@@ -70,10 +77,18 @@ template <class S> struct PivotedLdlt {
     }
   }
 
-  // x <- P^T L^-T D^+ L^-1 P x, with D^+ inverting the first `rank` pivots and zero after: one
-  // solution of A y = x when x is in A's range (Eq. 8.41).
+  // x <- P^T L^-T D^+ L^-1 P x, with D^+ inverting the first `rank` pivots and zero after: a
+  // solution of A y = x when x is in A's range (Eq. 8.41; a basic solution, not the minimum-norm
+  // one, which is all Eq. 8.41 needs: K^T y is the same for each). A NaN or inf in x or in A
+  // gives NaN throughout, never a finite answer that has dropped it.
   template <class Vec> void solve(Vec&& x) const {
     const int n = static_cast<int>(x.size());
+    bool ok = finite;
+    for (int k = 0; k < n && ok; ++k) ok = is_finite(x[k]);
+    if (!ok) {
+      for (int k = 0; k < n; ++k) x[k] = S(std::numeric_limits<double>::quiet_NaN());
+      return;
+    }
     for (int k = 0; k < rank; ++k) std::swap(x[k], x[swap_with[k]]);  // P x
     for (int k = 0; k < rank; ++k)  // L^-1 (rows rank.. are zeroed next, so not computed)
       for (int i = k + 1; i < rank; ++i) x[i] -= f(i, k) * x[k];
@@ -87,6 +102,10 @@ template <class S> struct PivotedLdlt {
   }
 
  private:
+  // |a| <= the largest double: false for NaN and +-inf, in every scalar (a comparison, so the
+  // counting scalar counts nothing).
+  static bool is_finite(const S& a) { return abs_(a) <= S(std::numeric_limits<double>::max()); }
+
   // Symmetric exchange of rows and columns k < p, touching only the lower triangle.
   void exchange(int k, int p) {
     const int n = static_cast<int>(f.rows());
