@@ -10,9 +10,18 @@
 //
 // Why not Eigen::LDLT: Eigen's is left-looking and picks its pivot from A's diagonal entries
 // before the earlier steps have been subtracted from them, so a pivot can be much smaller than
-// the Schur complement's largest, and a rank test on its D can misjudge a nearly redundant
-// A. (Speed is not the reason: written right-looking on the lower triangle, down contiguous
-// columns, it took about Eigen's time on the Stewart platform's 18 x 18 A, timed side by side.)
+// the Schur complement's largest, and a rank test on its D can misjudge a nearly redundant A.
+//
+// The order of work is LAPACK xPSTF2's: left-looking, with the Schur complement's diagonal
+// kept up to date (so each step sees the true largest pivot) but its off-diagonal entries
+// formed only when their column is reached, as one dot product each:
+//   c_ik = a_ik - sum_{s<k} l_is c_ks,   l_ik = c_ik / d_k,   d_i -= l_ik c_ik   (i > k).
+// The operations are the right-looking update's, term for term; only where a pivot exchange
+// meets an entry already partly reduced does one product become l_ks c_is in place of l_is c_ks
+// (equal in exact arithmetic). Rows of L and of C are stored as columns (f's and c's upper
+// triangles), so the dot products and both triangular solves run down contiguous memory (on the
+// Stewart platform's 18 x 18 A, timed side by side, this took clearly less time than the
+// right-looking order).
 //
 // Allocation-free after construction (the working storage is sized for n).
 #include <limits>
@@ -24,14 +33,18 @@
 namespace rbd {
 
 template <class S> struct PivotedLdlt {
-  MatX<S> f;                   // lower triangle: L below the diagonal (unit diagonal implied), D on it
-  VecX<S> column;              // step k's column of the Schur complement before it is divided by d_k
+  // f: A's lower triangle as read (rows and columns exchanged with the pivots), and above the
+  // diagonal L by rows: f(s, i) = l_is, s < i (L has a unit diagonal). c: above the diagonal,
+  // c(s, i) = c_is = l_is d_s, the unscaled entries the next columns' dot products use. d: the
+  // Schur complement's diagonal, which ends as D's first `rank` entries.
+  MatX<S> f, c;
+  VecX<S> d;
   std::vector<int> swap_with;  // step k exchanged rows and columns k and swap_with[k]
   int rank = 0;                // pivots kept; rows rank.. of D are taken as zero
   bool finite = true;          // A had no NaN or inf (else solve() gives NaN throughout)
 
   PivotedLdlt() = default;
-  explicit PivotedLdlt(int n) : f(MatX<S>::Zero(n, n)), column(VecX<S>::Zero(n)), swap_with(n, 0) {}
+  explicit PivotedLdlt(int n) : f(MatX<S>::Zero(n, n)), c(MatX<S>::Zero(n, n)), d(VecX<S>::Zero(n)), swap_with(n, 0) {}
 
   // Reads A's lower triangle. A NaN or inf anywhere in it makes every solution NaN: the rank
   // test compares magnitudes, and a non-finite entry in a row it drops (or an infinite first
@@ -46,31 +59,31 @@ template <class S> struct PivotedLdlt {
       for (int i = j; i < n; ++i)
         if (!is_finite(f(i, j))) finite = false;
     if (!finite) return;
+    for (int i = 0; i < n; ++i) d[i] = f(i, i);
     S stop = S(0);
     for (int k = 0; k < n; ++k) {
       int p = k;
-      S big = abs_(f(k, k));
+      S big = abs_(d[k]);
       for (int j = k + 1; j < n; ++j)
-        if (abs_(f(j, j)) > big) {
-          big = abs_(f(j, j));
+        if (abs_(d[j]) > big) {
+          big = abs_(d[j]);
           p = j;
         }
       if (k == 0) stop = S(rel_tol * big);
       if (big <= stop) break;  // also the zero matrix: 0 <= 0
       swap_with[k] = p;
       if (p != k) exchange(k, p);
-      // l_ik = a_ik / d_k, keeping a_ik for the update; then the Schur complement's lower
-      // triangle, a_ij -= l_ik a_jk, down each column (f is column-major).
-      S* lk = &f(0, k);
-      const S d = lk[k];
+      // Column k below the diagonal: c_ik, then l_ik, and the diagonal's update by both.
+      const S dk = d[k];
+      const S* __restrict ck = &c(0, k);
       for (int i = k + 1; i < n; ++i) {
-        column[i] = lk[i];
-        lk[i] /= d;
-      }
-      for (int j = k + 1; j < n; ++j) {
-        S* aj = &f(0, j);
-        const S ajk = column[j];
-        for (int i = j; i < n; ++i) aj[i] -= lk[i] * ajk;
+        const S* __restrict li = &f(0, i);
+        S cik = f(i, k);
+        for (int s = 0; s < k; ++s) cik -= li[s] * ck[s];
+        const S lik = cik / dk;
+        c(k, i) = cik;
+        f(k, i) = lik;
+        d[i] -= lik * cik;
       }
       rank = k + 1;
     }
@@ -89,13 +102,17 @@ template <class S> struct PivotedLdlt {
       return;
     }
     for (int k = 0; k < rank; ++k) std::swap(x[k], x[swap_with[k]]);  // P x
-    for (int k = 0; k < rank; ++k)  // L^-1 (rows rank.. are zeroed next, so not computed)
-      for (int i = k + 1; i < rank; ++i) x[i] -= f(i, k) * x[k];
-    for (int k = 0; k < n; ++k) x[k] = k < rank ? S(x[k] / f(k, k)) : S(0);  // D^+
-    for (int k = rank - 1; k >= 0; --k) {                                     // L^-T
-      S s = x[k];
-      for (int i = k + 1; i < rank; ++i) s -= f(i, k) * x[i];
-      x[k] = s;
+    for (int i = 1; i < rank; ++i) {  // L^-1, row i's dot product (rows rank.. are zeroed next)
+      const S* __restrict li = &f(0, i);
+      S xi = x[i];
+      for (int k = 0; k < i; ++k) xi -= li[k] * x[k];
+      x[i] = xi;
+    }
+    for (int k = 0; k < n; ++k) x[k] = k < rank ? S(x[k] / d[k]) : S(0);  // D^+
+    for (int i = rank - 1; i > 0; --i) {  // L^-T, column i of L^T at a time
+      const S* __restrict li = &f(0, i);
+      const S xi = x[i];
+      for (int k = 0; k < i; ++k) x[k] -= li[k] * xi;
     }
     for (int k = rank - 1; k >= 0; --k) std::swap(x[k], x[swap_with[k]]);  // P^T
   }
@@ -105,11 +122,15 @@ template <class S> struct PivotedLdlt {
   // counting scalar counts nothing).
   static bool is_finite(const S& a) { return abs_(a) <= S(std::numeric_limits<double>::max()); }
 
-  // Symmetric exchange of rows and columns k < p, touching only the lower triangle.
+  // Exchanges rows and columns k < p of what is still to be reduced: the Schur diagonal, the
+  // rows of L and C found so far, and A's entries in columns k.. (columns < k have been read).
   void exchange(int k, int p) {
     const int n = static_cast<int>(f.rows());
-    for (int j = 0; j < k; ++j) std::swap(f(k, j), f(p, j));  // L's rows found so far
-    std::swap(f(k, k), f(p, p));
+    std::swap(d[k], d[p]);
+    for (int s = 0; s < k; ++s) {
+      std::swap(f(s, k), f(s, p));
+      std::swap(c(s, k), c(s, p));
+    }
     for (int i = k + 1; i < p; ++i) std::swap(f(i, k), f(p, i));
     for (int i = p + 1; i < n; ++i) std::swap(f(i, k), f(i, p));
   }
