@@ -7,12 +7,21 @@
 // Step 2 (tau' = tau - C + tau^a) is steps.hpp's tree_and_loop_terms, called before. The factor
 // stays in ws.rows for step 6, H qdd = tau' + K^T lambda (ltl_solve).
 //
-// Steps 3 and 4 keep to where Y can be nonzero (ws.loop_support, ws.shared_ranges): each column
-// of Y is solved on its loop's variables and their ancestors only (Table 6.5's loop visits the
-// others with x_i = 0 and changes nothing there), and A_cd = Y_c . Y_d sums over the variables
-// both columns can have. Two loops on different branches share only the variables of their
-// common ancestors (for a parallel robot's legs, the platform's), so A costs a fraction of the
-// dense n (n^c)^2. Y stays the whole matrix, zero outside the supports (set by prepare()).
+// Y is kept transposed, Yt = Y^T = K L^-1 (n^c x n, column-major), so that variable i's entries
+// in every column of Y (row i of Y) lie side by side. Steps 3 and 4 keep to where Y can be
+// nonzero: column c of Y (loop l's row c of K) only on loop l's support (ws.loop_support; Table
+// 6.5's loop visits the other variables with x_i = 0 and changes nothing there), and
+// ws.support_columns[i] lists the columns whose support holds variable i. Then, one variable at
+// a time:
+//   step 3, descending:  Yt_i /= L_ii, then Yt_j -= L_ij Yt_i for the ancestors j of i;
+//   step 4, ascending:   b -= Yt_i z_i and A += Yt_i Yt_i^T (lower triangle) on those columns.
+// Each entry of Y, b and A gets the operations, in the same order, that a column-by-column
+// solve and an entry-by-entry dot product over the shared support give it; done side by side
+// they run down contiguous memory. Two loops on different branches share only the variables of
+// their common ancestors (for a parallel robot's legs, the platform's), so A costs a fraction of
+// the dense n (n^c)^2. Yt is zero outside the supports (set by prepare()).
+#include <algorithm>
+
 #include "closed_loop_dynamics/steps.hpp"
 #include "factorization/sparse.hpp"
 
@@ -20,41 +29,45 @@ namespace rbd::loops {
 
 template <class S> void lambda_system(ClosedLoopWorkspace<S>& ws) {
   const TreePattern& p = ws.pattern;
+  const int n = p.size();
   pack<S>(p, ws.H, ws.rows);  // step 1
   ltl_factor<S>(p, ws.rows);
   ws.z = ws.tau_prime;        // step 3
   solve_Lt<false, S>(p, ws.rows, ws.z);
-  const int nl = static_cast<int>(ws.loop_support.size());
-  for (int l = 0; l < nl; ++l) {
-    // A loop's columns share their support, so they are solved side by side (each entry gets
-    // the operations a column-by-column solve gives it).
-    const int r0 = ws.row0[l], r1 = l + 1 < nl ? ws.row0[l + 1] : ws.nc;
-    for (int i : ws.loop_support[l])
-      for (int c = r0; c < r1; ++c) ws.Y(i, c) = ws.K(c, i);
-    for (int i : ws.loop_support[l]) {  // descending: Table 6.5's L^-T on the support
-      const int r = p.row_start[i];
-      for (int c = r0; c < r1; ++c) ws.Y(i, c) /= ws.rows[r];
-      for (int t = r + 1; t < p.row_start[i + 1]; ++t)
-        for (int c = r0; c < r1; ++c) ws.Y(p.col[t], c) -= ws.rows[t] * ws.Y(i, c);
-    }
-    for (int c = r0; c < r1; ++c) {
-      S bc = ws.k[c];
-      for (const auto& [i0, len] : ws.loop_ranges[l]) bc -= ws.Y.col(c).segment(i0, len).dot(ws.z.segment(i0, len));
-      ws.b[c] = bc;
+  for (int i = 0; i < n; ++i)
+    for (const auto& [c0, len] : ws.support_columns[i]) ws.Yt.col(i).segment(c0, len) = ws.K.col(i).segment(c0, len);
+  for (int i = n - 1; i >= 0; --i) {
+    const auto& columns = ws.support_columns[i];
+    if (columns.empty()) continue;
+    const int r = p.row_start[i];
+    S* __restrict yi = &ws.Yt(0, i);
+    for (const auto& [c0, len] : columns)
+      for (int c = c0; c < c0 + len; ++c) yi[c] /= ws.rows[r];
+    for (int t = r + 1; t < p.row_start[i + 1]; ++t) {  // j = p.col[t] < i, an ancestor
+      S* __restrict yj = &ws.Yt(0, p.col[t]);
+      const S lij = ws.rows[t];
+      for (const auto& [c0, len] : columns)
+        for (int c = c0; c < c0 + len; ++c) yj[c] -= lij * yi[c];
     }
   }
-  for (int l = 0; l < nl; ++l)  // step 4: A = Y^T Y
-    for (int m = l; m < nl; ++m) {
-      const auto& both = ws.shared_ranges[l * nl + m];
-      const int l1 = l + 1 < nl ? ws.row0[l + 1] : ws.nc, m1 = m + 1 < nl ? ws.row0[m + 1] : ws.nc;
-      for (int c = ws.row0[l]; c < l1; ++c)
-        for (int d = l == m ? c : ws.row0[m]; d < m1; ++d) {
-          S a = S(0);
-          for (const auto& [i0, len] : both) a += ws.Y.col(c).segment(i0, len).dot(ws.Y.col(d).segment(i0, len));
-          ws.A(c, d) = a;
-          ws.A(d, c) = a;
-        }
-    }
+  ws.b = ws.k;  // step 4
+  ws.A.setZero();
+  for (int i = 0; i < n; ++i) {
+    const auto& columns = ws.support_columns[i];
+    const S* __restrict yi = &ws.Yt(0, i);
+    const S zi = ws.z[i];
+    for (const auto& [c0, len] : columns)
+      for (int c = c0; c < c0 + len; ++c) ws.b[c] -= yi[c] * zi;
+    for (const auto& [c0, len] : columns)
+      for (int c = c0; c < c0 + len; ++c) {
+        S* __restrict ac = &ws.A(0, c);
+        const S yic = yi[c];
+        for (const auto& [d0, dlen] : columns)
+          for (int d = std::max(d0, c); d < d0 + dlen; ++d) ac[d] += yi[d] * yic;  // A_dc, d >= c
+      }
+  }
+  for (int c = 0; c < ws.nc; ++c)  // the upper triangle, for whoever reads A whole
+    for (int d = c + 1; d < ws.nc; ++d) ws.A(c, d) = ws.A(d, c);
 }
 
 }  // namespace rbd::loops

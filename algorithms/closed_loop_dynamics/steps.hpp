@@ -34,7 +34,9 @@ void loop_constraints(const Model<S>& m, const LoopJoints<S>& loops, ClosedLoopW
     throw std::invalid_argument("closed loops: loop_tau has " + std::to_string(ws.loop_tau.size()) +
                                 " values, but the loop joints have " + std::to_string(dofs) + " freedoms");
   int tau0 = 0;
-  if constexpr (kWithK) ws.K.setZero();
+  // K is not cleared here: the entries written below are those on the paths between each loop's
+  // p(k) and s(k), the same set at every call with the same loops, and prepare() sets K to zero
+  // whenever the loops change.
   for (std::size_t l = 0; l < loops.size(); ++l) {
     const LoopJoint<S>& L = loops[l];
     const int nc = L.nc(), r0 = ws.row0[l];
@@ -117,8 +119,11 @@ template <class S> void add_active_loop_forces(const Model<S>& m, const LoopJoin
 // comparison with NaN is false, so a NaN in the state would otherwise drop constraints
 // silently instead of showing in qdd.
 template <class S> void require_finite(const MatX<S>& K, const VecX<S>& k) {
+  // The common case in one vectorised pass (x * 0 is 0 for a finite x and NaN for a NaN or an
+  // inf; Eigen's allFinite tests entry by entry, a visible share of loop_lambda_first's time on
+  // the Stewart platform); else find the entry.
   if constexpr (std::is_same_v<S, double>)
-    if (K.allFinite() && k.allFinite()) return;  // the common case in one vector pass; else find the entry
+    if ((K.array() * 0.0).sum() + (k.array() * 0.0).sum() == 0.0) return;
   const S big = S(std::numeric_limits<double>::max());
   for (Eigen::Index c = 0; c < K.cols(); ++c)
     for (Eigen::Index r = 0; r < K.rows(); ++r)

@@ -84,18 +84,16 @@ template <class S> struct ClosedLoopWorkspace : Workspace<S> {
   // loop_lambda_first: the sparse factor of H, Y = L^-T K^T, z = L^-T tau', A = Y^T Y, b.
   TreePattern pattern;
   PackedRows<S> rows;
-  MatX<S> Y, A;
+  MatX<S> Yt, A;  // Yt = Y^T = K L^-1 (lambda_system.hpp)
   VecX<S> z, b, lambda, col;
   PivotedLdlt<S> ldlt;  // A's, for step 5 (Eq. 8.41)
   // Where Y can be nonzero (prepare(), lambda_system.hpp): loop l's rows of K are nonzero only in
   // the variables of p(k) and s(k) and their ancestors, and L^-T carries entries only towards the
-  // root (Table 6.5), so Y's columns for loop l are zero outside loop_support[l] (the two bodies'
-  // last variables and their ancestors in the expanded tree, in descending order); loop_ranges[l]
-  // is the same set as runs of consecutive variables (first, length), and shared_ranges[l * loops
-  // + m] (l <= m) the runs two loops' supports have in common, so that the dot products over them
-  // are contiguous.
-  std::vector<std::vector<int>> loop_support;
-  std::vector<std::vector<std::pair<int, int>>> loop_ranges, shared_ranges;
+  // root (Table 6.5), so Y's columns for loop l are zero outside that set, loop l's support (the
+  // two bodies' last variables and their ancestors in the expanded tree). support_columns[i]
+  // holds the columns of Y whose loop's support contains variable i, as runs (first, length):
+  // steps 3 and 4 go one variable at a time, over those columns only.
+  std::vector<std::vector<std::pair<int, int>>> support_columns;
   // loop_proximal (loop_proximal.hpp): A + mu 1, its Cholesky factor, the residual b - A lambda,
   // and the iteration's settings, 0 meaning the default (set them any time; prepare() leaves them
   // alone). mu = prox_mu_rel max_i A_ii, default prox_mu_rel = 1e3 (n + n^c) eps: A = Y^T Y
@@ -154,7 +152,7 @@ template <class S> struct ClosedLoopWorkspace : Workspace<S> {
     kkt_rhs = VecX<S>::Zero(n + nc);
     kkt_sol = VecX<S>::Zero(n + nc);
     lu.emplace(n + nc);
-    Y = MatX<S>::Zero(n, nc);
+    Yt = MatX<S>::Zero(nc, n);
     A = MatX<S>::Zero(nc, nc);
     b = VecX<S>::Zero(nc);
     lambda = VecX<S>::Zero(nc);
@@ -181,36 +179,22 @@ template <class S> struct ClosedLoopWorkspace : Workspace<S> {
  private:
   void supports(const Model<S>& m, const LoopJoints<S>& loops) {
     const int nl = static_cast<int>(loops.size());
-    std::vector<std::vector<char>> in(nl, std::vector<char>(m.nv, 0));
-    loop_support.assign(nl, {});
-    for (int l = 0; l < nl; ++l) {
+    std::vector<std::vector<char>> in(nl, std::vector<char>(m.nv, 0));  // in[l][i]: i in loop l's support
+    for (int l = 0; l < nl; ++l)
       for (int b : {loops[l].p, loops[l].s}) {
         if (b < 0) continue;
         const int last = m.v_idx[b] + m.joint[b].nv() - 1;  // ancestors: row `last` of the pattern
         for (int t = pattern.row_start[last]; t < pattern.row_start[last + 1]; ++t) in[l][pattern.col[t]] = 1;
       }
-      for (int i = m.nv - 1; i >= 0; --i)
-        if (in[l][i]) loop_support[l].push_back(i);
-    }
-    auto runs = [](const std::vector<int>& descending) {
-      std::vector<std::pair<int, int>> out;  // (first, length), ascending
-      for (auto it = descending.rbegin(); it != descending.rend(); ++it)
-        if (!out.empty() && out.back().first + out.back().second == *it) ++out.back().second;
-        else out.push_back({*it, 1});
-      return out;
-    };
-    loop_ranges.assign(nl, {});
-    shared_ranges.assign(nl * nl, {});
-    std::vector<int> shared;
-    for (int l = 0; l < nl; ++l) {
-      loop_ranges[l] = runs(loop_support[l]);
-      for (int k = l; k < nl; ++k) {
-        shared.clear();
-        for (int i : loop_support[l])
-          if (in[k][i]) shared.push_back(i);
-        shared_ranges[l * nl + k] = runs(shared);
+    support_columns.assign(m.nv, {});
+    for (int i = 0; i < m.nv; ++i)
+      for (int l = 0; l < nl; ++l) {
+        const int c0 = row0[l], len = l + 1 < nl ? row0[l + 1] - c0 : nc - c0;
+        if (!in[l][i] || len == 0) continue;
+        auto& runs = support_columns[i];
+        if (!runs.empty() && runs.back().first + runs.back().second == c0) runs.back().second += len;
+        else runs.push_back({c0, len});
       }
-    }
   }
 };
 

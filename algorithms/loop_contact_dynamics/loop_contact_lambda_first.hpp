@@ -56,10 +56,10 @@ struct LoopContactLambdaFirst {
       L.ldlt.compute(L.A, L.rank_tol);
       L.lambda = L.b;
       L.ldlt.solve(L.lambda);                                     // A^# b
-      ws.B.noalias() = L.Y.transpose() * ws.Yc;                   // K H^-1 T
+      ws.B.noalias() = L.Yt * ws.Yc;                               // K H^-1 T
       ws.AB = ws.B;
       for (int i = 0; i < c.nc; ++i) L.ldlt.solve(ws.AB.col(i));
-      ws.R.noalias() -= L.Y * ws.AB;                              // L^-T (T - K^T A^# B)
+      ws.R.noalias() -= L.Yt.transpose() * ws.AB;                  // L^-T (T - K^T A^# B)
       ws.qdd0.noalias() += L.K.transpose() * L.lambda;
     }
     c.M.noalias() = ws.R.transpose() * ws.R;                      // T^T H^-1 T - B^T A^# B
