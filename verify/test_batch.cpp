@@ -12,6 +12,7 @@
 //     batch shapes are refused with the shape named.
 #include <catch2/catch.hpp>
 
+#include <limits>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -112,6 +113,26 @@ template <int N> void check_all() {
 TEST_CASE("batch: each lane equals the single call, every variant of three families", "[batch]") {
   check_all<4>();
   check_all<8>();
+}
+
+// mass_matrix_batch clears H only when the variant changes. crba writes only the branch-induced
+// pattern of a branched tree's H, so the entries off it are the clearing's: here H holds NaN, as
+// if another variant (of another pattern) had been there, and every entry must still come out
+// as a fresh workspace gives it, on the first call and on the next (which does not clear).
+TEST_CASE("batch: a change of mass-matrix variant on one workspace clears what the last one left", "[batch]") {
+  const Model<double> model = cases::build_case("tree:bf=2:nb=15");
+  const int M = 8;
+  const States s = states(model, M, Kind::Mm);
+  BatchWorkspace<4> fresh(model), used(model);
+  MatX<double> want(model.nv * model.nv, M), got = want;
+  mass_matrix_batch<Crba>(fresh, s.Q, want);
+  CHECK((want.array() == 0).count() > 0);  // the case has entries off the pattern
+  used.H.setConstant(Batch<4>(std::numeric_limits<double>::quiet_NaN()));
+  used.H_written_by = &IdColumns::name;
+  for (int call = 0; call < 2; ++call) {
+    mass_matrix_batch<Crba>(used, s.Q, got);
+    CHECK((got.array() == want.array()).all());
+  }
 }
 
 TEST_CASE("batch: disagreeing lanes refuse a branch; shapes are checked", "[batch]") {

@@ -19,6 +19,7 @@
 #include "core/batch_scalar.hpp"
 #include "core/counting_scalar.hpp"
 #include "core/lane_sincos.hpp"
+#include "core/scalar.hpp"
 #include "reference/reference_scalar.hpp"
 
 namespace test_lane_sincos {
@@ -66,14 +67,17 @@ TEST_CASE("lane sincos: within 3 ulps of the correctly rounded sine and cosine",
 }
 
 template <int W> void check_lanes(const std::vector<double>& x) {
-  double s[W], c[W];
+  double s[W], c[W], s2[W], c2[W];
   for (std::size_t i = 0; i + W <= x.size(); i += W) {
     lanes::sin<W>(&x[i], s);
     lanes::cos<W>(&x[i], c);
+    lanes::sincos<W>(&x[i], s2, c2);  // both in one pass: the same bits as the two calls
     for (int j = 0; j < W; ++j) {
       INFO("W = " << W << ", x = " << x[i + j]);
       CHECK(std::bit_cast<std::uint64_t>(s[j]) == std::bit_cast<std::uint64_t>(lanes::sin(x[i + j])));
       CHECK(std::bit_cast<std::uint64_t>(c[j]) == std::bit_cast<std::uint64_t>(lanes::cos(x[i + j])));
+      CHECK(std::bit_cast<std::uint64_t>(s2[j]) == std::bit_cast<std::uint64_t>(s[j]));
+      CHECK(std::bit_cast<std::uint64_t>(c2[j]) == std::bit_cast<std::uint64_t>(c[j]));
     }
   }
 }
@@ -101,9 +105,12 @@ TEST_CASE("lane sincos: Batch<4> and the counting scalar agree lane by lane", "[
   for (std::size_t i = 0; i + 4 <= x.size(); i += 4) {
     const Batch<4> b = Batch<4>::load(&x[i]);
     const Batch<4> s = sin(b), c = cos(b);
+    const CosSin<Batch<4>> cs = cos_sin_(b);  // the joints' route: one pass for both
     for (int j = 0; j < 4; ++j) {
       CHECK(s.lane(j) == sin(Counted(x[i + j])).value());
       CHECK(c.lane(j) == cos(Counted(x[i + j])).value());
+      CHECK(cs.s.lane(j) == s.lane(j));
+      CHECK(cs.c.lane(j) == c.lane(j));
     }
   }
 }

@@ -75,6 +75,15 @@ template <int N> class Batch {
   friend Batch sqrt(const Batch& a) { return a.map([](double x) { return std::sqrt(x); }); }
   friend Batch sin(const Batch& a) { return a.lanewise([](const double* x, double* y) { lanes::sin<N>(x, y); }); }
   friend Batch cos(const Batch& a) { return a.lanewise([](const double* x, double* y) { lanes::cos<N>(x, y); }); }
+  // cos and sin of one argument in one pass (scalar.hpp's cos_sin_ finds it): the same lanes as
+  // cos(a) and sin(a), for half their work.
+  friend void cos_sin_lanes(const Batch& a, Batch& c, Batch& s) {
+    double x[N], y[N], z[N];
+    std::memcpy(x, &a.v_, sizeof x);
+    lanes::sincos<N>(x, y, z);
+    std::memcpy(&s.v_, y, sizeof y);
+    std::memcpy(&c.v_, z, sizeof z);
+  }
   friend Batch abs(const Batch& a) { return a.map([](double x) { return std::abs(x); }); }
   friend Batch atan2(const Batch& y, const Batch& x) {
     Batch r;

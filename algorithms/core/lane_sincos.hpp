@@ -134,5 +134,14 @@ template <int W> void cos(const double* x, double* out) {
   if (all_in_range<W>(x)) return sincos_in_range<W>(x, nullptr, out);
   for (int j = 0; j < W; ++j) out[j] = lanes::cos(x[j]);
 }
+// Both at once: one reduction and one pair of polynomials, where sin() and cos() of the same
+// argument each need both polynomials (the odd quadrants take the sine from the cosine's).
+template <int W> void sincos(const double* x, double* sin_out, double* cos_out) {
+  if (all_in_range<W>(x)) return sincos_in_range<W>(x, sin_out, cos_out);
+  for (int j = 0; j < W; ++j) {
+    sin_out[j] = lanes::sin(x[j]);
+    cos_out[j] = lanes::cos(x[j]);
+  }
+}
 
 }  // namespace rbd::lanes

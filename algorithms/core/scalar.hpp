@@ -39,6 +39,21 @@ template <class S> using Forces6 = Eigen::Matrix<S, 6, Eigen::Dynamic, Eigen::Ro
 
 template <class S> inline S sin_(const S& x) { using std::sin; return sin(x); }
 template <class S> inline S cos_(const S& x) { using std::cos; return cos(x); }
+// cos x and sin x of one angle (a joint's), as cos_ and sin_ give them; a scalar that can do
+// both in one pass says so with cos_sin_lanes (Batch<N>). Each scalar's operation counts are
+// those of the two calls.
+template <class S> struct CosSin {
+  S c, s;
+};
+template <class S> inline CosSin<S> cos_sin_(const S& x) {
+  if constexpr (requires(S c, S s) { cos_sin_lanes(x, c, s); }) {
+    CosSin<S> out;
+    cos_sin_lanes(x, out.c, out.s);
+    return out;
+  } else {
+    return {cos_(x), sin_(x)};
+  }
+}
 template <class S> inline S sqrt_(const S& x) { using std::sqrt; return sqrt(x); }
 template <class S> inline S abs_(const S& x) { using std::abs; return abs(x); }
 

@@ -310,16 +310,18 @@ template <class S> RBD_INLINE void dh_screw(const DhBody<S>& b, const S& q, bool
       return;
     case JointType::Helical: {
       const S ang = b.has_theta ? S(q + b.theta) : q;
-      if (full) out.z.set(cos_(ang), sin_(ang));
-      else { out.z.c = cos_(ang); out.z.s = sin_(ang); }
+      const CosSin<S> cs = cos_sin_(ang);
+      if (full) out.z.set(cs.c, cs.s);
+      else { out.z.c = cs.c; out.z.s = cs.s; }
       out.d = b.zjoint.pitch * q + b.d;
       if (full) out.md = b.mc * out.d;
       return;
     }
     default: {
       const S ang = b.has_theta ? S(q + b.theta) : q;
-      if (full) out.z.set(cos_(ang), sin_(ang));
-      else { out.z.c = cos_(ang); out.z.s = sin_(ang); }
+      const CosSin<S> cs = cos_sin_(ang);
+      if (full) out.z.set(cs.c, cs.s);
+      else { out.z.c = cs.c; out.z.s = cs.s; }
       out.d = b.d;
       out.md = b.mc_d;
       return;

@@ -110,7 +110,8 @@ inline void jcalc_position(const Joint<S>& j, const QVec& q, JointKinematics<S>&
   out.cJ.setZero();
   switch (j.type) {
     case JointType::Revolute: {
-      out.XJ.E = axis_rotation(j, cos_(S(q[0])), sin_(S(q[0])));
+      const CosSin<S> cs = cos_sin_(S(q[0]));
+      out.XJ.E = axis_rotation(j, cs.c, cs.s);
       out.XJ.r.setZero();
       out.S_.template block<3, 1>(0, 0) = a;
       break;
@@ -122,21 +123,24 @@ inline void jcalc_position(const Joint<S>& j, const QVec& q, JointKinematics<S>&
       break;
     }
     case JointType::Helical: {
-      out.XJ.E = axis_rotation(j, cos_(S(q[0])), sin_(S(q[0])));
+      const CosSin<S> cs = cos_sin_(S(q[0]));
+      out.XJ.E = axis_rotation(j, cs.c, cs.s);
       out.XJ.r = a * (j.pitch * q[0]);
       out.S_.template block<3, 1>(0, 0) = a;
       out.S_.template block<3, 1>(3, 0) = a * j.pitch;
       break;
     }
     case JointType::Cylindrical: {
-      out.XJ.E = axis_rotation(j, cos_(S(q[0])), sin_(S(q[0])));
+      const CosSin<S> cs = cos_sin_(S(q[0]));
+      out.XJ.E = axis_rotation(j, cs.c, cs.s);
       out.XJ.r = a * q[1];
       out.S_.template block<3, 1>(0, 0) = a;
       out.S_.template block<3, 1>(3, 1) = a;
       break;
     }
     case JointType::Planar: {
-      out.XJ.E = rz<S>(cos_(S(q[0])), sin_(S(q[0])));
+      const CosSin<S> cs = cos_sin_(S(q[0]));
+      out.XJ.E = rz<S>(cs.c, cs.s);
       out.XJ.r = Vec3<S>(q[1], q[2], S(0));
       out.S_(2, 0) = S(1);
       out.S_(3, 1) = S(1);
@@ -224,7 +228,8 @@ RBD_INLINE void jcalc_xup(const Joint<S>& j, const QVec& q, const Transform<S>& 
   switch (j.type) {
     case JointType::Revolute: {
       const S qi = q[0];
-      detail::rotate_rows(j, cos_(qi), sin_(qi), XT.E, Xup.E);
+      const CosSin<S> cs = cos_sin_(qi);
+      detail::rotate_rows(j, cs.c, cs.s, XT.E, Xup.E);
       Xup.r = XT.r;
       return;
     }
@@ -234,7 +239,8 @@ RBD_INLINE void jcalc_xup(const Joint<S>& j, const QVec& q, const Transform<S>& 
       return;
     case JointType::Helical: {
       const S qi = q[0];
-      detail::rotate_rows(j, cos_(qi), sin_(qi), XT.E, Xup.E);
+      const CosSin<S> cs = cos_sin_(qi);
+      detail::rotate_rows(j, cs.c, cs.s, XT.E, Xup.E);
       detail::slide(j, S(j.pitch * qi), XT, Xup.r);
       return;
     }
