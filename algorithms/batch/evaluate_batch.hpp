@@ -118,7 +118,7 @@ template <class Variant, int N> void mass_matrix_batch(BatchWorkspace<N>& b, con
     detail::load_lanes(Q, j, b.q);
     Variant::template run<Batch<N>>(b.model, b.q, b.H, b.ws);
     if (j + N <= M) {
-      for (int k = 0; k < N; ++k) columns[k] = &HS(0, j + k);
+      for (int k = 0; k < N; ++k) columns[k] = HS.data() + (j + k) * HS.rows();
       detail::store_transposed<N>(b.H.data(), Eigen::Index(nv) * nv, columns);  // H column-major, as HS wants it
     } else {
       for (int k = 0; j + k < M; ++k)

@@ -54,6 +54,7 @@ template <class S> void lambda_system(ClosedLoopWorkspace<S>& ws) {
   ws.A.setZero();
   for (int i = 0; i < n; ++i) {
     const auto& columns = ws.support_columns[i];
+    if (columns.empty()) continue;  // (also: no loops, Yt has no rows to point into)
     const S* __restrict yi = &ws.Yt(0, i);
     const S zi = ws.z[i];
     for (const auto& [c0, len] : columns)
