@@ -69,7 +69,9 @@
 #     161 s, ci-checks 190 s). With the pivoted LDLT's test and the exact URDF quarter turns
 #     (stop 43): 1331 s, passed, packages present (configure and build 958 s, ctest 155 s,
 #     ci-checks 217 s), 469 s under the bar; the build's 143 s over stop 42's is mostly the
-#     machine (one small test file and header comments changed).
+#     machine (one small test file and header comments changed). With the left-looking pivoted
+#     LDLT, the transposed Y of the closed loops and the batch's one-pass sines (stop 44): 1052 s,
+#     passed, packages present (configure and build 728 s, ctest 149 s, gate and ci-checks 175 s).
 #   $(BENCH_BUILD) (build-bench/): the benchmark programs, compiled -O3 by BENCH_CXX (GCC, Debian's
 #     default compiler and the one a user's own build most likely uses), so that the timings
 #     describe the code users get. `rbdlab bench` runs the program from this tree.
