@@ -9,10 +9,10 @@
 //
 // Y is kept transposed, Yt = Y^T = K L^-1 (n^c x n, column-major), so that variable i's entries
 // in every column of Y (row i of Y) lie side by side. Steps 3 and 4 keep to where Y can be
-// nonzero: column c of Y (loop l's row c of K) only on loop l's support (ws.loop_support; Table
-// 6.5's loop visits the other variables with x_i = 0 and changes nothing there), and
-// ws.support_columns[i] lists the columns whose support holds variable i. Then, one variable at
-// a time:
+// nonzero: column c of Y (loop l's row c of K) only on loop l's support, the variables of p(k),
+// s(k) and their ancestors (Table 6.5's loop visits the other variables with x_i = 0 and changes
+// nothing there), and ws.support_columns[i] lists the columns whose support holds variable i.
+// Then, one variable at a time:
 //   step 3, descending:  Yt_i /= L_ii, then Yt_j -= L_ij Yt_i for the ancestors j of i;
 //   step 4, ascending:   b -= Yt_i z_i and A += Yt_i Yt_i^T (lower triangle) on those columns.
 // Each entry of Y, b and A gets the operations, in the same order, that a column-by-column
